@@ -1,0 +1,11 @@
+"""flushsim: a faithful model of InnoDB page flushing (MySQL 8.0, MariaDB 10.6+).
+
+Importing flushsim compiles nothing; the numba kernels compile (or load from numba's cache)
+on the first simulate().
+"""
+
+from . import params, presets
+from .run import Run, simulate
+from .scenario import Event, Scenario
+
+__all__ = ["Event", "Run", "Scenario", "params", "presets", "simulate"]

@@ -1,0 +1,128 @@
+"""Command line: `python -m flushsim presets | run PRESET ... | warm`.
+
+Every user error (unknown preset or knob, value out of range, bad number, bad output file)
+prints one line naming the problem and exits with status 2; no traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+
+from . import params, presets
+from .run import simulate
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m flushsim",
+                                description="Simulate InnoDB page flushing.")
+    sub = p.add_subparsers(dest="command", required=True)
+    sub.add_parser("presets", help="list the named scenarios")
+    run = sub.add_parser("run", help="simulate a preset and write one row per second")
+    run.add_argument("preset", help="preset name (see `presets`)")
+    run.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
+                     help="override a knob, e.g. --set innodb_io_capacity=300 (repeatable)")
+    run.add_argument("--seconds", type=int, help="simulated seconds")
+    run.add_argument("--seed", type=int, help="random seed")
+    run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
+    kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
+    kn.add_argument("--engine", default=params.MYSQL80)
+    sub.add_parser("warm", help="compile the numba kernels into numba's cache")
+    return p
+
+
+def _overrides(items: Sequence[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise ValueError(f"--set {item!r} must look like KNOB=VALUE")
+        out[name] = params.parse_value(name, text)
+    return out
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    scenario = presets.get(args.preset)
+    if args.out and not args.out.endswith((".csv", ".parquet")):
+        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    changes: dict[str, object] = _overrides(args.set)
+    if args.seconds is not None:
+        changes["seconds"] = args.seconds
+    if args.seed is not None:
+        changes["seed"] = args.seed
+    if changes:
+        scenario = scenario.replace(**changes)
+    run = simulate(scenario)
+    if args.out:
+        path = run.write(args.out)
+        print(f"wrote {run.series.height} rows x {run.series.width} columns to {path}")
+    else:
+        with _wide():
+            print(run.series.select([
+                "time_s", "buffer_pool_pages_free", "buffer_pool_pages_dirty", "sim_tps",
+                "buffer_LRU_batch_flush_total_pages", "buffer_flush_adaptive_total_pages",
+                "buffer_flush_background_total_pages", "buffer_flush_sync_total_pages",
+                "buffer_pool_wait_free"]))
+    return 0
+
+
+def _wide():
+    import polars as pl
+
+    return pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200)
+
+
+def _cmd_knobs(engine: str) -> int:
+    import polars as pl
+
+    rows = params.for_engine(engine)
+    table = pl.DataFrame({
+        "knob": [p.name for p in rows],
+        "default": [p.default_doc or str(p.default) for p in rows],
+        "range": [p.range_text() for p in rows],
+        "unit": [p.unit for p in rows],
+        "dynamic": [p.dynamic for p in rows],
+    })
+    with _wide():
+        print(table)
+    return 0
+
+
+def _cmd_warm() -> int:
+    import time
+
+    start = time.perf_counter()
+    simulate(presets.get("default"), seconds=1)
+    print(f"numba kernels ready in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", params.FlushsimWarning)
+            if args.command == "presets":
+                for name in presets.names():
+                    print(f"{name:24s} {presets.get(name).description}")
+                status = 0
+            elif args.command == "knobs":
+                status = _cmd_knobs(args.engine)
+            elif args.command == "warm":
+                status = _cmd_warm()
+            else:
+                status = _cmd_run(args)
+        for w in caught:
+            print(f"warning: {w.message}", file=sys.stderr)
+        return status
+    except (ValueError, FileNotFoundError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

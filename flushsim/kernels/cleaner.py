@@ -1,0 +1,498 @@
+"""MySQL 8.0 page cleaner: LRU batches, adaptive / idle / sync flush-list batches, checkpoints.
+
+Models `buf0flu.cc` of 8.0.30+: `buf_flush_page_coordinator_thread` (one round per call),
+`pc_flush_slot` (per instance: LRU batch, then flush-list batch), `buf_flush_LRU_list_batch`,
+`buf_do_flush_list_batch`, `Adaptive_flush::page_recommendation` with `get_pct_for_dirty` and
+`get_pct_for_lsn`, and `log0files_capacity.cc` for the redo limits (innodb-flushing.md 2.1, 3.1,
+4.1). Doublewrite follows buf0dblwr.cc: the batch path writes innodb_doublewrite_pages pages to
+the doublewrite file, fsyncs it, then issues the data writes; the cleaner thread waits for each
+doublewrite write + fsync before filling the next buffer.
+
+Simplifications:
+- A round is one event: its writes are dispatched at once, spread over the cleaner threads
+  (slot i runs on thread i mod innodb_page_cleaners); it lasts PC_ROUND_BASE_US plus
+  PC_PAGE_US per page plus the doublewrite waits.
+- buf_flush_start refuses a batch while the previous batch of that type in that instance still
+  has writes in flight, which is what makes back-to-back sync rounds follow the device.
+- Checkpoints happen after every round and at every second boundary, at the oldest
+  modification (the flush list is exactly ordered, so no order_lag is subtracted).
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .io import fsync, ring_peek_done, ring_pop, ring_push, submit
+from .layout import (
+    C_ADAPTIVE,
+    C_AVG_LSN,
+    C_AVG_PAGE,
+    C_BACKGROUND,
+    C_BATCH,
+    C_DBLWR_PAGES,
+    C_DBLWR_WRITES,
+    C_LRU_EVICT,
+    C_LRU_FLUSH,
+    C_LRU_SCANNED,
+    C_N_REQ,
+    C_PC_ROUNDS,
+    C_PCT_DIRTY,
+    C_PCT_LSN,
+    C_SYNC,
+    F_FPREV,
+    F_INLRU,
+    F_IO,
+    F_PREV,
+    G_ACTIVITY,
+    G_AF_INIT,
+    G_AF_N_ITER,
+    G_AF_PREV_LSN,
+    G_AF_PREV_TIME,
+    G_AF_SUM_PAGES,
+    G_CKPT,
+    G_LSN,
+    G_PC_ACTIVE,
+    G_PC_EVENT,
+    G_PC_LAST_ACTIVITY,
+    G_PC_LAST_PAGES,
+    G_PC_LOOP_START,
+    G_PC_N_FLUSHED,
+    G_PC_ROUND_END,
+    G_PC_SYNC,
+    GF_LSN_AVG_RATE,
+    GF_PAGE_AVG_RATE,
+    I_FL_LEN,
+    I_FL_TAIL,
+    I_FREE_LEN,
+    I_LRU_LEN,
+    I_LRU_TAIL,
+    I_PEND_DONE,
+    I_PEND_LIST,
+    I_PEND_LRU,
+    I_SIZE,
+    I_TRY_LRU_SCAN,
+    IO_LIST,
+    IO_LRU,
+    IO_NONE,
+    K_ADAPTIVE,
+    K_ADAPTIVE_LWM,
+    K_AVG_LOOPS,
+    K_CLEANERS,
+    K_DBLWR,
+    K_DBLWR_PAGES,
+    K_DIRTY_LWM,
+    K_FLUSH_SYNC,
+    K_IDLE_PCT,
+    K_IOC,
+    K_IOC_MAX,
+    K_LRU_DEPTH,
+    K_MAX_DIRTY,
+    K_OLD_PCT,
+    K_PAGE_SIZE,
+    K_REDO_CAP,
+    K_THREAD_CONC,
+    L_IO_DONE,
+    L_OLDEST,
+    NIL,
+    PC_PAGE_US,
+    PC_ROUND_BASE_US,
+)
+from .pool import evict, flush_list_remove, old_ratio, oldest_modification, replaceable
+
+LSN_MAX = 1 << 62
+
+
+@njit(cache=True)
+def redo_limits(knobs):
+    """log_files_capacity_get_limits (8.0.30+), in bytes of LSN.
+
+    Returns (soft capacity, max_modified_age_async, max_modified_age_sync,
+    limit_for_free_check, limit_for_dirty_page_age, concurrency margin).
+    """
+    cap = int(knobs[K_REDO_CAP])
+    page = int(knobs[K_PAGE_SIZE])
+    file_size = cap // 32
+    hard = cap * 30 // 32 - (31 * 2048 + 2 * 65536) - (file_size + 9) // 10
+    hard = hard // 512 * 512
+    soft = hard * 95 // 100  # LOG_EXTRA_WRITER_MARGIN_PCT = 5
+    age_async = soft - soft // 8
+    age_sync = soft - soft // 16
+    conc = int(knobs[K_THREAD_CONC])
+    # Free-check margin: 4 pages of redo per thread (+10 background threads), plus 5 % of the
+    # soft capacity, at most half of it (innodb-flushing.md 2.1; approximate).
+    margin = 4 * page * (conc + 10) + 4096 + soft * 5 // 100
+    margin = min(margin, soft // 2)
+    return soft, age_async, age_sync, soft - margin, age_async - margin, margin
+
+
+@njit(cache=True)
+def checkpoint(g, frl, inst):
+    """Advance the checkpoint to the oldest modification (or the current LSN if all clean)."""
+    oldest = oldest_modification(frl, inst)
+    ck = oldest if oldest > 0 else g[G_LSN]
+    if ck > g[G_CKPT]:
+        g[G_CKPT] = ck
+
+
+@njit(cache=True)
+def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
+    """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
+    size = inst[0, I_SIZE]
+    i = f // size
+    kind = fr[f, F_IO]
+    fr[f, F_IO] = IO_NONE
+    flush_list_remove(fr, frl, inst, i, f)
+    if kind == IO_LRU:
+        inst[i, I_PEND_LRU] -= 1
+        if fr[f, F_INLRU] == 1:
+            evict(fr, inst, free_stack, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
+    else:
+        inst[i, I_PEND_LIST] -= 1
+
+
+@njit(cache=True)
+def complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t):
+    """Apply every write completion due by time t (us)."""
+    while True:
+        d = ring_peek_done(g, ring_done)
+        if d < 0 or d > t:
+            return
+        f = ring_pop(g, ring_frame)
+        write_complete(fr, frl, inst, free_stack, page_frame, knobs, f)
+
+
+@njit(cache=True)
+def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, kind, t):
+    """Write the n frames in `batch` (all of instance i) through the doublewrite buffer.
+
+    Returns the time the dispatching thread is free again (us).
+    """
+    page = int(knobs[K_PAGE_SIZE])
+    dblwr = int(knobs[K_DBLWR])
+    chunk = int(knobs[K_DBLWR_PAGES])
+    s = t // 1_000_000
+    cursor = t
+    k = 0
+    while k < n:
+        m = min(chunk, n - k)
+        start = cursor
+        if dblwr == 1:
+            # one sequential write of the whole buffer, then fsync of the doublewrite file
+            d = submit(g, knobs, out, cursor, m * page, True)
+            start = fsync(g, knobs, out, d)
+            if s < out.shape[0]:
+                out[s, C_DBLWR_PAGES] += m
+                out[s, C_DBLWR_WRITES] += 1
+        elif dblwr == 2:
+            # DETECT_ONLY: page metadata only (one small write), then fsync
+            d = submit(g, knobs, out, cursor, 4096, True)
+            start = fsync(g, knobs, out, d)
+            if s < out.shape[0]:
+                out[s, C_DBLWR_PAGES] += m
+                out[s, C_DBLWR_WRITES] += 1
+        last = start
+        for j in range(k, k + m):
+            f = batch[j]
+            done = submit(g, knobs, out, start, page, True)
+            frl[f, L_IO_DONE] = done
+            ring_push(g, ring_frame, ring_done, f, done)
+            last = done
+        if last > inst[i, I_PEND_DONE]:
+            inst[i, I_PEND_DONE] = last
+        if kind == IO_LRU:
+            inst[i, I_PEND_LRU] += m
+        else:
+            inst[i, I_PEND_LIST] += m
+        cursor = start if dblwr != 0 else cursor
+        k += m
+    return cursor + PC_PAGE_US * n
+
+
+@njit(cache=True)
+def lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done,
+              batch, i, t):
+    """buf_flush_LRU_list for instance i: evict clean tail pages, write dirty ones.
+
+    Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
+    Returns (pages written, pages evicted, time the thread is free again).
+    """
+    if inst[i, I_PEND_LRU] > 0:
+        return 0, 0, t  # buf_flush_start: the previous LRU batch is still being written
+    depth = int(knobs[K_LRU_DEPTH])
+    scan_depth = min(depth, inst[i, I_LRU_LEN])
+    ratio = old_ratio(knobs[K_OLD_PCT])
+    count = 0
+    evicted = 0
+    scanned = 0
+    f = inst[i, I_LRU_TAIL]
+    while (f != NIL and count + evicted < scan_depth and inst[i, I_FREE_LEN] < depth
+           and inst[i, I_LRU_LEN] > 256):
+        prev = fr[f, F_PREV]
+        if replaceable(fr, frl, f):
+            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            evicted += 1
+        elif fr[f, F_IO] == IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
+            fr[f, F_IO] = IO_LRU
+            batch[count] = f
+            count += 1
+        scanned += 1
+        f = prev
+    free_at = t
+    if count > 0:
+        free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i,
+                           IO_LRU, t)
+    inst[i, I_TRY_LRU_SCAN] = 1  # batch end: user threads may scan the LRU again
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_LRU_FLUSH] += count
+        out[s, C_LRU_EVICT] += evicted
+        out[s, C_LRU_SCANNED] += scanned
+    return count, evicted, free_at
+
+
+@njit(cache=True)
+def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, i, n, lsn_limit, t):
+    """buf_do_flush_list_batch: write up to n pages from the flush-list tail below lsn_limit.
+
+    Returns (pages written, time the thread is free again).
+    """
+    if n <= 0 or inst[i, I_PEND_LIST] > 0:
+        return 0, t
+    count = 0
+    f = inst[i, I_FL_TAIL]
+    while f != NIL and count < n and frl[f, L_OLDEST] < lsn_limit:
+        prev = fr[f, F_FPREV]
+        if fr[f, F_IO] == IO_NONE:
+            fr[f, F_IO] = IO_LIST
+            batch[count] = f
+            count += 1
+        f = prev
+    if count == 0:
+        return 0, t
+    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i,
+                       IO_LIST, t)
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_BATCH] += count
+    return count, free_at
+
+
+@njit(cache=True)
+def pct_for_dirty(inst, knobs):
+    """Adaptive_flush::get_pct_for_dirty."""
+    fl = 0
+    rest = 1
+    for i in range(inst.shape[0]):
+        fl += inst[i, I_FL_LEN]
+        rest += inst[i, I_LRU_LEN] + inst[i, I_FREE_LEN]
+    dirty_pct = (fl * 100) / rest
+    if dirty_pct == 0.0:
+        return 0
+    lwm = knobs[K_DIRTY_LWM]
+    max_dirty = knobs[K_MAX_DIRTY]
+    if lwm == 0.0:
+        if dirty_pct >= max_dirty:
+            return 100
+    elif dirty_pct >= lwm:
+        return int((dirty_pct * 100) / (max_dirty + 1))
+    return 0
+
+
+@njit(cache=True)
+def pct_for_lsn(knobs, age):
+    """Adaptive_flush::get_pct_for_lsn: redo-age term, growing as age^1.5."""
+    _, _, _, free_check, dirty_age, _ = redo_limits(knobs)
+    af_lwm = int(knobs[K_ADAPTIVE_LWM] * free_check / 100)
+    if age < af_lwm:
+        return 0
+    if age < dirty_age and knobs[K_ADAPTIVE] == 0:
+        return 0
+    factor = (age * 100.0) / dirty_age
+    ratio = int(knobs[K_IOC_MAX]) // int(knobs[K_IOC])
+    return int((ratio * (factor * math.sqrt(factor))) / 7.5)
+
+
+@njit(cache=True)
+def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, sync, lsn_limit,
+                        t):
+    """Adaptive_flush::page_recommendation: pages to flush this round, per instance in `slots`.
+
+    Returns the total number of pages requested.
+    """
+    n_inst = inst.shape[0]
+    for i in range(n_inst):
+        slots[i] = 0
+    cur_lsn = g[G_LSN]
+    if g[G_AF_INIT] == 0:
+        g[G_AF_INIT] = 1
+        g[G_AF_PREV_LSN] = cur_lsn
+        g[G_AF_PREV_TIME] = t
+        return 0
+    skip = g[G_AF_PREV_LSN] == cur_lsn and not sync
+    g[G_AF_N_ITER] += 1
+    g[G_AF_SUM_PAGES] += last_pages
+    elapsed = max(1, (t - g[G_AF_PREV_TIME]) // 1_000_000)
+    loops = int(knobs[K_AVG_LOOPS])
+    if g[G_AF_N_ITER] >= loops or elapsed >= loops:
+        gf[GF_PAGE_AVG_RATE] = float(int((g[G_AF_SUM_PAGES] / elapsed
+                                          + gf[GF_PAGE_AVG_RATE]) / 2))
+        lsn_rate = (cur_lsn - g[G_AF_PREV_LSN]) // elapsed
+        gf[GF_LSN_AVG_RATE] = float((int(gf[GF_LSN_AVG_RATE]) + lsn_rate) // 2)
+        g[G_AF_N_ITER] = 0
+        g[G_AF_SUM_PAGES] = 0
+        g[G_AF_PREV_LSN] = cur_lsn
+        g[G_AF_PREV_TIME] = t
+    oldest = oldest_modification(frl, inst)
+    age = cur_lsn - oldest if oldest > 0 else 0
+    p_dirty = pct_for_dirty(inst, knobs)
+    p_lsn = pct_for_lsn(knobs, age)
+    p_total = max(p_dirty, p_lsn)
+    ioc = int(knobs[K_IOC])
+    iocmax = int(knobs[K_IOC_MAX])
+    lsn_avg = int(gf[GF_LSN_AVG_RATE])
+    if sync:
+        target = lsn_limit
+        sf = 1
+    else:
+        target = oldest + 3 * lsn_avg
+        sf = 3
+    sum_max = 2 * iocmax
+    cap = (sum_max // n_inst) * sf * 2
+    total = 0
+    for i in range(n_inst):
+        c = 0
+        f = inst[i, I_FL_TAIL]
+        while f != NIL and c < cap and frl[f, L_OLDEST] <= target:
+            c += 1
+            f = fr[f, F_FPREV]
+        slots[i] = c // sf + 1
+        total += c
+    s_all = max(1, total // sf)
+    pages_for_lsn = min(s_all, sum_max)
+    if sync:
+        n = max(pages_for_lsn, ioc)
+    else:
+        n = min((ioc * p_total // 100 + int(gf[GF_PAGE_AVG_RATE]) + pages_for_lsn) // 3, iocmax)
+    if skip:
+        n = 0
+    for i in range(n_inst):
+        if n == 0:
+            slots[i] = 0
+        elif p_lsn > 30:
+            slots[i] = slots[i] * n // s_all + 1
+        else:
+            slots[i] = n // n_inst + 1
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_N_REQ] = n
+        out[s, C_PCT_DIRTY] = p_dirty
+        out[s, C_PCT_LSN] = p_lsn
+        out[s, C_AVG_PAGE] = gf[GF_PAGE_AVG_RATE]
+        out[s, C_AVG_LSN] = gf[GF_LSN_AVG_RATE]
+    return n
+
+
+@njit(cache=True)
+def sync_flush_lsn(g, frl, inst, knobs):
+    """log_sync_flush_lsn: the LSN to flush up to when the redo age passes the sync point."""
+    oldest = oldest_modification(frl, inst)
+    if oldest == 0:
+        return 0
+    _, _, age_sync, _, _, margin = redo_limits(knobs)
+    lsn = g[G_LSN]
+    if lsn + margin - oldest <= age_sync:
+        return 0
+    up_to = min(lsn + margin - age_sync, lsn)
+    if up_to > oldest:
+        return up_to
+    return 0
+
+
+@njit(cache=True)
+def page_cleaner_round(g, gf, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
+                       ring_done, batch, slots, clocks, t):
+    """One iteration of buf_flush_page_coordinator_thread at time t (us).
+
+    Returns the time of the next iteration (us).
+    """
+    n_inst = inst.shape[0]
+    timed_out = t >= g[G_PC_LOOP_START] + 1_000_000
+    if timed_out:
+        g[G_PC_LOOP_START] = t
+        g[G_PC_ACTIVE] = 1 if g[G_ACTIVITY] != g[G_PC_LAST_ACTIVITY] else 0
+        g[G_PC_LAST_ACTIVITY] = g[G_ACTIVITY]
+    g[G_PC_EVENT] = 0
+    lsn_limit = LSN_MAX
+    sync = False
+    if knobs[K_FLUSH_SYNC] != 0:
+        up_to = sync_flush_lsn(g, frl, inst, knobs)
+        if up_to != 0:
+            sync = True
+            lsn_limit = up_to + int(gf[GF_LSN_AVG_RATE]) * 3
+    n_threads = min(int(knobs[K_CLEANERS]), n_inst)
+    for j in range(n_threads):
+        clocks[j] = t
+    n_lru = 0
+    n_list = 0
+    s = t // 1_000_000
+    if sync or g[G_PC_ACTIVE] == 1:
+        n = 0
+        if sync:
+            n = page_recommendation(g, gf, fr, frl, inst, knobs, out, slots,
+                                    g[G_PC_LAST_PAGES], True, lsn_limit, t)
+        elif timed_out:
+            n = page_recommendation(g, gf, fr, frl, inst, knobs, out, slots,
+                                    g[G_PC_LAST_PAGES], False, LSN_MAX, t)
+        if n == 0:
+            for i in range(n_inst):
+                slots[i] = 0
+        for i in range(n_inst):
+            j = i % n_threads
+            flushed, _, free_at = lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs,
+                                            out, ring_frame, ring_done, batch, i, clocks[j])
+            n_lru += flushed
+            clocks[j] = free_at
+            flushed, free_at = list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done,
+                                          batch, i, slots[i], lsn_limit if sync else LSN_MAX,
+                                          clocks[j])
+            n_list += flushed
+            clocks[j] = free_at
+        if s < out.shape[0]:
+            if sync:
+                out[s, C_SYNC] += n_list
+            else:
+                out[s, C_ADAPTIVE] += n_list
+        g[G_PC_LAST_PAGES] = n_list
+    elif timed_out and knobs[K_IDLE_PCT] > 0:
+        # Idle flushing: flush list only, innodb_io_capacity * idle_pct spread over instances.
+        n_idle = int(knobs[K_IOC] * (knobs[K_IDLE_PCT] / 100.0))
+        per = (n_idle + n_inst - 1) // n_inst
+        for i in range(n_inst):
+            j = i % n_threads
+            flushed, free_at = list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done,
+                                          batch, i, per, LSN_MAX, clocks[j])
+            n_list += flushed
+            clocks[j] = free_at
+        if s < out.shape[0]:
+            out[s, C_BACKGROUND] += n_list
+    g[G_PC_N_FLUSHED] = n_lru + n_list
+    g[G_PC_SYNC] = 1 if sync else 0
+    if s < out.shape[0]:
+        out[s, C_PC_ROUNDS] += 1
+    end = t + PC_ROUND_BASE_US
+    for j in range(n_threads):
+        if clocks[j] + PC_ROUND_BASE_US > end:
+            end = clocks[j] + PC_ROUND_BASE_US
+    g[G_PC_ROUND_END] = end
+    checkpoint(g, frl, inst)
+    if sync:
+        # Back to back; when nothing could start, wait for the oldest write in flight.
+        if n_lru + n_list == 0:
+            d = ring_peek_done(g, ring_done)
+            if d > end:
+                return d
+        return end
+    wake = g[G_PC_LOOP_START] + 1_000_000
+    return max(end, wake)

@@ -1,0 +1,317 @@
+"""Array layout shared by the numba kernel and its pure-Python twin: dtypes, sentinels, indices.
+
+The kernel keeps its state in a few plain arrays (numba caches module-level functions on arrays,
+not jitclasses). Each index below names one field. Frames are stored as rows so that the
+fields of one frame share a cache line (PITFALLS.md, physical limits): 10 int32 fields plus 2
+int64 fields is 56 bytes of state per frame.
+"""
+
+from __future__ import annotations
+
+NO_PAGE = -1  # empty frame / no frame for a page
+NIL = -1  # end of a linked list
+
+# ---------------------------------------------------------------- frame fields (int32 rows)
+F_PAGE = 0  # table page held by the frame, or NO_PAGE
+F_PREV = 1  # LRU list: towards the head (young end)
+F_NEXT = 2  # LRU list: towards the tail (eviction end)
+F_FPREV = 3  # flush list: towards the head (newest oldest_modification)
+F_FNEXT = 4  # flush list: towards the tail (oldest)
+F_INLRU = 5  # 1 while the frame is on the LRU list, 0 on the free list
+F_OLD = 6  # 1 if in the old sublist
+F_IO = 7  # IO_NONE or the kind of write in flight
+F_ACCESS_MS = 8  # first access time of the page in ms (0 = not accessed yet)
+F_FCLOCK = 9  # pool freed_page_clock when the page was last put at the LRU head
+N_FRAME_I32 = 10
+
+# frame fields (int64 rows)
+L_OLDEST = 0  # oldest_modification LSN, 0 if clean
+L_IO_DONE = 1  # completion time (us) of the write in flight
+N_FRAME_I64 = 2
+
+IO_NONE = 0
+IO_LRU = 1  # page-cleaner LRU batch write: the page is evicted when it completes
+IO_LIST = 2  # flush-list batch write: the page stays in the LRU, clean
+IO_SINGLE = 3  # user thread's synchronous single-page flush
+
+# ---------------------------------------------------------------- per-instance fields (int64)
+I_LRU_HEAD = 0
+I_LRU_TAIL = 1
+I_LRU_LEN = 2
+I_LRU_OLD = 3  # first (head-most) frame of the old sublist, NIL if none
+I_OLD_LEN = 4
+I_FL_HEAD = 5
+I_FL_TAIL = 6
+I_FL_LEN = 7
+I_FREE_LEN = 8  # frames on the free stack of this instance
+I_FREED_CLOCK = 9  # pages evicted so far (freed_page_clock)
+I_PEND_LRU = 10  # LRU-batch writes in flight
+I_PEND_LIST = 11  # flush-list-batch writes in flight
+I_TRY_LRU_SCAN = 12  # user threads may scan the LRU tail for a clean page
+I_FIRST_FRAME = 13  # frames [first, first + size) belong to this instance
+I_SIZE = 14
+I_PEND_DONE = 15  # completion time of the last write dispatched by this instance's batches
+N_INST = 16
+
+# ---------------------------------------------------------------- globals (int64)
+G_NOW = 0  # time of the event being processed, us
+G_LSN = 1  # current LSN (bytes of redo since start)
+G_CKPT = 2  # last checkpoint LSN
+G_ACTIVITY = 3  # srv activity count: +1 per committed transaction
+G_DEV_BUSY = 4  # device FIFO busy until (us)
+G_RING_HEAD = 5
+G_RING_TAIL = 6
+G_PC_LOOP_START = 7  # page cleaner: start of the current 1 s loop
+G_PC_LAST_ACTIVITY = 8
+G_PC_ACTIVE = 9  # is_server_active of the last TIMEOUT
+G_PC_EVENT = 10  # buf_flush_event is set
+G_PC_SYNC = 11  # the last round was a sync-flush round
+G_PC_LAST_PAGES = 12  # n_flushed_list of the last round (feeds avg_page_rate)
+G_PC_N_FLUSHED = 13  # pages flushed by the last round (decides whether it sleeps)
+G_AF_INIT = 14  # page_recommendation has been called once
+G_AF_PREV_LSN = 15
+G_AF_PREV_TIME = 16
+G_AF_N_ITER = 17
+G_AF_SUM_PAGES = 18
+G_SEQ_CURSOR = 19  # sequential workload: next row
+G_WL_DONE = 20  # sequential workload reached its end
+G_SECOND = 21  # seconds already sampled
+G_TL_NEXT = 22  # next timeline event
+G_PC_DISABLED = 23
+G_N_ACTIVE_THREADS = 24
+G_END = 25  # simulation end time, us
+G_TRX_TOTAL = 26
+G_PC_ROUND_END = 27  # when the page cleaner's last round finished dispatching
+G_WL_RUNNING = 28  # the workload is running (timeline stop/start)
+G_N_THREADS_MAX = 29  # thread slots allocated
+N_G = 30
+
+INF_TIME = 1 << 62
+PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
+PC_PAGE_US = 1  # sim constant: CPU time to dispatch one page write
+FREE_WAIT_SLEEP_US = 10_000  # buf_LRU_get_free_block: os_thread_sleep(10000)
+REDO_WAIT_POLL_US = 1_000  # sim constant: a thread waiting in log_free_check re-checks this often
+
+# globals (float64)
+GF_PAGE_AVG_RATE = 0  # Adaptive_flush page_avg_rate, pages/s
+GF_LSN_AVG_RATE = 1  # Adaptive_flush lsn_avg_rate, bytes/s
+N_GF = 2
+
+# ---------------------------------------------------------------- knob vector (float64)
+KNOBS = (
+    "innodb_buffer_pool_size",
+    "innodb_buffer_pool_instances",
+    "innodb_page_size",
+    "innodb_old_blocks_pct",
+    "innodb_old_blocks_time",
+    "innodb_page_cleaners",
+    "innodb_io_capacity",
+    "innodb_io_capacity_max",
+    "innodb_lru_scan_depth",
+    "innodb_max_dirty_pages_pct",
+    "innodb_max_dirty_pages_pct_lwm",
+    "innodb_adaptive_flushing",
+    "innodb_adaptive_flushing_lwm",
+    "innodb_flushing_avg_loops",
+    "innodb_idle_flush_pct",
+    "innodb_flush_sync",
+    "innodb_page_cleaner_disabled_debug",
+    "innodb_doublewrite",
+    "innodb_doublewrite_pages",
+    "innodb_redo_log_capacity",
+    "innodb_thread_concurrency",
+    "workload",
+    "threads",
+    "table_rows",
+    "rows_per_page",
+    "rows_per_trx",
+    "write_pct",
+    "hot_rows",
+    "hot_pct",
+    "seq_start_row",
+    "seq_end_row",
+    "think_time_us",
+    "cpu_us_per_row",
+    "redo_bytes_per_change",
+    "device_iops",
+    "device_bandwidth_mb_s",
+    "device_read_latency_us",
+    "device_write_latency_us",
+    "device_fsync_latency_us",
+)
+KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
+N_KNOBS = len(KNOBS)
+
+K_POOL_SIZE = KNOB_INDEX["innodb_buffer_pool_size"]
+K_INSTANCES = KNOB_INDEX["innodb_buffer_pool_instances"]
+K_PAGE_SIZE = KNOB_INDEX["innodb_page_size"]
+K_OLD_PCT = KNOB_INDEX["innodb_old_blocks_pct"]
+K_OLD_TIME = KNOB_INDEX["innodb_old_blocks_time"]
+K_CLEANERS = KNOB_INDEX["innodb_page_cleaners"]
+K_IOC = KNOB_INDEX["innodb_io_capacity"]
+K_IOC_MAX = KNOB_INDEX["innodb_io_capacity_max"]
+K_LRU_DEPTH = KNOB_INDEX["innodb_lru_scan_depth"]
+K_MAX_DIRTY = KNOB_INDEX["innodb_max_dirty_pages_pct"]
+K_DIRTY_LWM = KNOB_INDEX["innodb_max_dirty_pages_pct_lwm"]
+K_ADAPTIVE = KNOB_INDEX["innodb_adaptive_flushing"]
+K_ADAPTIVE_LWM = KNOB_INDEX["innodb_adaptive_flushing_lwm"]
+K_AVG_LOOPS = KNOB_INDEX["innodb_flushing_avg_loops"]
+K_IDLE_PCT = KNOB_INDEX["innodb_idle_flush_pct"]
+K_FLUSH_SYNC = KNOB_INDEX["innodb_flush_sync"]
+K_PC_DISABLED = KNOB_INDEX["innodb_page_cleaner_disabled_debug"]
+K_DBLWR = KNOB_INDEX["innodb_doublewrite"]
+K_DBLWR_PAGES = KNOB_INDEX["innodb_doublewrite_pages"]
+K_REDO_CAP = KNOB_INDEX["innodb_redo_log_capacity"]
+K_THREAD_CONC = KNOB_INDEX["innodb_thread_concurrency"]
+K_WORKLOAD = KNOB_INDEX["workload"]
+K_THREADS = KNOB_INDEX["threads"]
+K_TABLE_ROWS = KNOB_INDEX["table_rows"]
+K_ROWS_PER_PAGE = KNOB_INDEX["rows_per_page"]
+K_ROWS_PER_TRX = KNOB_INDEX["rows_per_trx"]
+K_WRITE_PCT = KNOB_INDEX["write_pct"]
+K_HOT_ROWS = KNOB_INDEX["hot_rows"]
+K_HOT_PCT = KNOB_INDEX["hot_pct"]
+K_SEQ_START = KNOB_INDEX["seq_start_row"]
+K_SEQ_END = KNOB_INDEX["seq_end_row"]
+K_THINK_US = KNOB_INDEX["think_time_us"]
+K_CPU_US = KNOB_INDEX["cpu_us_per_row"]
+K_REDO_PER_CHANGE = KNOB_INDEX["redo_bytes_per_change"]
+K_DEV_IOPS = KNOB_INDEX["device_iops"]
+K_DEV_BW = KNOB_INDEX["device_bandwidth_mb_s"]
+K_DEV_RLAT = KNOB_INDEX["device_read_latency_us"]
+K_DEV_WLAT = KNOB_INDEX["device_write_latency_us"]
+K_DEV_FSYNC = KNOB_INDEX["device_fsync_latency_us"]
+
+# enum encodings
+WORKLOADS = ("uniform", "zipf", "hotset", "sequential")
+WL_UNIFORM, WL_ZIPF, WL_HOTSET, WL_SEQUENTIAL = 0, 1, 2, 3
+DOUBLEWRITE = {"OFF": 0, "ON": 1, "DETECT_AND_RECOVER": 1, "DETECT_ONLY": 2}
+
+# ---------------------------------------------------------------- timeline actions
+TL_SET = 0  # set knob tl_knob to tl_value
+TL_WORKLOAD_STOP = 1
+TL_WORKLOAD_START = 2
+
+# ---------------------------------------------------------------- output columns (float64)
+COLUMNS = (
+    "time_s",
+    # pool gauges (end of second)
+    "buffer_pool_pages_total",
+    "buffer_pool_pages_free",
+    "buffer_pool_pages_data",
+    "buffer_pool_pages_dirty",
+    "buffer_pool_pages_old",  # sim: LRU old sublist length (InnoDB: "Old database pages")
+    # flushing counters (per second)
+    "buffer_LRU_batch_flush_total_pages",
+    "buffer_LRU_batch_evict_total_pages",
+    "buffer_LRU_batch_scanned",
+    "buffer_flush_adaptive_total_pages",
+    "buffer_flush_background_total_pages",
+    "buffer_flush_sync_total_pages",
+    "buffer_flush_batch_total_pages",
+    "sim_single_page_flushes",
+    "buffer_LRU_single_flush_failure_count",
+    "buffer_LRU_get_free_waits",
+    "buffer_pool_wait_free",
+    "innodb_dblwr_pages_written",
+    "innodb_dblwr_writes",
+    "sim_page_cleaner_rounds",
+    # adaptive-flushing gauges (last round of the second)
+    "buffer_flush_n_to_flush_requested",
+    "buffer_flush_pct_for_dirty",
+    "buffer_flush_pct_for_lsn",
+    "buffer_flush_avg_page_rate",
+    "buffer_flush_lsn_avg_rate",
+    # redo
+    "log_lsn_current",
+    "log_lsn_last_checkpoint",
+    "log_lsn_checkpoint_age",
+    "log_max_modified_age_async",
+    "log_max_modified_age_sync",
+    "sim_redo_wait_ms",
+    # work
+    "dml_reads",
+    "dml_updates",
+    "buffer_pool_read_requests",
+    "buffer_pool_reads",
+    "buffer_pages_made_young",
+    "buffer_pages_not_made_young",
+    "sim_tps",
+    "sim_free_wait_ms",
+    # device, iostat style (attributed to the second an IO is submitted)
+    "r_s",
+    "w_s",
+    "rkB_s",
+    "wkB_s",
+    "aqu_sz",
+    "r_await_ms",
+    "w_await_ms",
+    "util_pct",
+    "sim_fsyncs",
+    "sim_fsync_latency_ms",
+)
+COL = {name: i for i, name in enumerate(COLUMNS)}
+N_COLS = len(COLUMNS)
+
+C_TIME = COL["time_s"]
+C_TOTAL = COL["buffer_pool_pages_total"]
+C_FREE = COL["buffer_pool_pages_free"]
+C_DATA = COL["buffer_pool_pages_data"]
+C_DIRTY = COL["buffer_pool_pages_dirty"]
+C_OLD = COL["buffer_pool_pages_old"]
+C_LRU_FLUSH = COL["buffer_LRU_batch_flush_total_pages"]
+C_LRU_EVICT = COL["buffer_LRU_batch_evict_total_pages"]
+C_LRU_SCANNED = COL["buffer_LRU_batch_scanned"]
+C_ADAPTIVE = COL["buffer_flush_adaptive_total_pages"]
+C_BACKGROUND = COL["buffer_flush_background_total_pages"]
+C_SYNC = COL["buffer_flush_sync_total_pages"]
+C_BATCH = COL["buffer_flush_batch_total_pages"]
+C_SINGLE = COL["sim_single_page_flushes"]
+C_SINGLE_FAIL = COL["buffer_LRU_single_flush_failure_count"]
+C_FREE_WAITS = COL["buffer_LRU_get_free_waits"]
+C_WAIT_FREE = COL["buffer_pool_wait_free"]
+C_DBLWR_PAGES = COL["innodb_dblwr_pages_written"]
+C_DBLWR_WRITES = COL["innodb_dblwr_writes"]
+C_PC_ROUNDS = COL["sim_page_cleaner_rounds"]
+C_N_REQ = COL["buffer_flush_n_to_flush_requested"]
+C_PCT_DIRTY = COL["buffer_flush_pct_for_dirty"]
+C_PCT_LSN = COL["buffer_flush_pct_for_lsn"]
+C_AVG_PAGE = COL["buffer_flush_avg_page_rate"]
+C_AVG_LSN = COL["buffer_flush_lsn_avg_rate"]
+C_LSN = COL["log_lsn_current"]
+C_CKPT = COL["log_lsn_last_checkpoint"]
+C_CKPT_AGE = COL["log_lsn_checkpoint_age"]
+C_AGE_ASYNC = COL["log_max_modified_age_async"]
+C_AGE_SYNC = COL["log_max_modified_age_sync"]
+C_REDO_WAIT = COL["sim_redo_wait_ms"]
+C_DML_READS = COL["dml_reads"]
+C_DML_UPDATES = COL["dml_updates"]
+C_READ_REQ = COL["buffer_pool_read_requests"]
+C_READS = COL["buffer_pool_reads"]
+C_YOUNG = COL["buffer_pages_made_young"]
+C_NOT_YOUNG = COL["buffer_pages_not_made_young"]
+C_TPS = COL["sim_tps"]
+C_FREE_WAIT_MS = COL["sim_free_wait_ms"]
+C_R_S = COL["r_s"]
+C_W_S = COL["w_s"]
+C_RKB = COL["rkB_s"]
+C_WKB = COL["wkB_s"]
+C_AQU = COL["aqu_sz"]
+C_R_AWAIT = COL["r_await_ms"]
+C_W_AWAIT = COL["w_await_ms"]
+C_UTIL = COL["util_pct"]
+C_FSYNCS = COL["sim_fsyncs"]
+C_FSYNC_LAT = COL["sim_fsync_latency_ms"]
+
+# Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
+HIST_BUCKETS = 48 * 8
+
+# redo constants (log0constants.h, log0files_capacity.cc; innodb-flushing.md section 2.1)
+LOG_START_LSN = 16 * 1024
+BUF_LRU_OLD_MIN_LEN = 512
+BUF_LRU_MIN_LEN = 256
+BUF_LRU_OLD_TOLERANCE = 20
+BUF_LRU_NON_OLD_MIN_LEN = 5
+BUF_LRU_OLD_RATIO_DIV = 1024
+BUF_LRU_SEARCH_SCAN_THRESHOLD = 100
+FREE_BLOCK_MAX_ITERATIONS = 100_000  # guard: a user thread gives up (never seen in practice)

@@ -1,0 +1,274 @@
+"""Buffer pool lists in arrays: free list, LRU list with the old sublist, flush list.
+
+Models `buf0lru.cc` (`buf_LRU_add_block_low`, `buf_LRU_remove_block`, `buf_LRU_old_adjust_len`,
+`buf_LRU_old_init`, `buf_LRU_make_block_young`) and `buf0buf.ic` (`buf_page_peek_if_too_old`,
+`buf_page_peek_if_young`) of MySQL 8.0, one instance at a time. The flush list is kept exactly
+sorted by oldest_modification: the simulator adds dirty pages in LSN order, so it never needs
+InnoDB's `order_lag` tolerance.
+
+Simplification: pages are never buffer-fixed by a thread between events, so "replaceable"
+means clean and without I/O in flight.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .layout import (
+    BUF_LRU_NON_OLD_MIN_LEN,
+    BUF_LRU_OLD_MIN_LEN,
+    BUF_LRU_OLD_RATIO_DIV,
+    BUF_LRU_OLD_TOLERANCE,
+    F_ACCESS_MS,
+    F_FCLOCK,
+    F_FNEXT,
+    F_FPREV,
+    F_INLRU,
+    F_IO,
+    F_NEXT,
+    F_OLD,
+    F_PAGE,
+    F_PREV,
+    I_FIRST_FRAME,
+    I_FL_HEAD,
+    I_FL_LEN,
+    I_FL_TAIL,
+    I_FREE_LEN,
+    I_FREED_CLOCK,
+    I_LRU_HEAD,
+    I_LRU_LEN,
+    I_LRU_OLD,
+    I_LRU_TAIL,
+    I_OLD_LEN,
+    I_SIZE,
+    IO_NONE,
+    L_OLDEST,
+    NIL,
+    NO_PAGE,
+)
+
+
+@njit(cache=True, inline="always")
+def old_ratio(old_blocks_pct):
+    """LRU_old_ratio of buf_LRU_old_ratio_update: pct * 1024 / 100."""
+    return int(old_blocks_pct) * BUF_LRU_OLD_RATIO_DIV // 100
+
+
+@njit(cache=True)
+def free_push(inst, free_stack, i, f):
+    """Put frame f on instance i's free list."""
+    base = inst[i, I_FIRST_FRAME]
+    free_stack[base + inst[i, I_FREE_LEN]] = f
+    inst[i, I_FREE_LEN] += 1
+
+
+@njit(cache=True, inline="always")
+def free_pop(inst, free_stack, i):
+    """Take a frame from instance i's free list, or NIL if it is empty."""
+    n = inst[i, I_FREE_LEN]
+    if n == 0:
+        return NIL
+    inst[i, I_FREE_LEN] = n - 1
+    return free_stack[inst[i, I_FIRST_FRAME] + n - 1]
+
+
+@njit(cache=True)
+def lru_old_adjust_len(fr, inst, i, ratio):
+    """buf_LRU_old_adjust_len: move LRU_old until the old sublist is ratio/1024 of the list."""
+    length = inst[i, I_LRU_LEN]
+    new_len = min(length * ratio // BUF_LRU_OLD_RATIO_DIV,
+                  length - (BUF_LRU_OLD_TOLERANCE + BUF_LRU_NON_OLD_MIN_LEN))
+    while True:
+        old = inst[i, I_LRU_OLD]
+        old_len = inst[i, I_OLD_LEN]
+        if old_len + BUF_LRU_OLD_TOLERANCE < new_len:
+            old = fr[old, F_PREV]
+            inst[i, I_LRU_OLD] = old
+            inst[i, I_OLD_LEN] = old_len + 1
+            fr[old, F_OLD] = 1
+        elif old_len > new_len + BUF_LRU_OLD_TOLERANCE:
+            inst[i, I_LRU_OLD] = fr[old, F_NEXT]
+            inst[i, I_OLD_LEN] = old_len - 1
+            fr[old, F_OLD] = 0
+        else:
+            return
+
+
+@njit(cache=True)
+def lru_old_init(fr, inst, i, ratio):
+    """buf_LRU_old_init: mark every page old, then let adjust_len move the boundary."""
+    f = inst[i, I_LRU_TAIL]
+    while f != NIL:
+        fr[f, F_OLD] = 1
+        f = fr[f, F_PREV]
+    inst[i, I_LRU_OLD] = inst[i, I_LRU_HEAD]
+    inst[i, I_OLD_LEN] = inst[i, I_LRU_LEN]
+    lru_old_adjust_len(fr, inst, i, ratio)
+
+
+@njit(cache=True)
+def lru_add(fr, inst, i, f, old, ratio):
+    """buf_LRU_add_block_low: add at the head (young) or after LRU_old (midpoint, old)."""
+    if (not old) or inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
+        head = inst[i, I_LRU_HEAD]
+        fr[f, F_PREV] = NIL
+        fr[f, F_NEXT] = head
+        if head != NIL:
+            fr[head, F_PREV] = f
+        else:
+            inst[i, I_LRU_TAIL] = f
+        inst[i, I_LRU_HEAD] = f
+        fr[f, F_FCLOCK] = inst[i, I_FREED_CLOCK]
+    else:
+        at = inst[i, I_LRU_OLD]
+        nxt = fr[at, F_NEXT]
+        fr[f, F_PREV] = at
+        fr[f, F_NEXT] = nxt
+        fr[at, F_NEXT] = f
+        if nxt != NIL:
+            fr[nxt, F_PREV] = f
+        else:
+            inst[i, I_LRU_TAIL] = f
+        inst[i, I_OLD_LEN] += 1
+    inst[i, I_LRU_LEN] += 1
+    fr[f, F_INLRU] = 1
+    length = inst[i, I_LRU_LEN]
+    if length > BUF_LRU_OLD_MIN_LEN:
+        fr[f, F_OLD] = 1 if old else 0
+        lru_old_adjust_len(fr, inst, i, ratio)
+    elif length == BUF_LRU_OLD_MIN_LEN:
+        lru_old_init(fr, inst, i, ratio)
+    else:
+        fr[f, F_OLD] = 1 if inst[i, I_LRU_OLD] != NIL else 0
+
+
+@njit(cache=True)
+def lru_remove(fr, inst, i, f, ratio):
+    """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
+    if f == inst[i, I_LRU_OLD]:
+        prev = fr[f, F_PREV]
+        inst[i, I_LRU_OLD] = prev
+        fr[prev, F_OLD] = 1
+        inst[i, I_OLD_LEN] += 1
+    prev = fr[f, F_PREV]
+    nxt = fr[f, F_NEXT]
+    if prev != NIL:
+        fr[prev, F_NEXT] = nxt
+    else:
+        inst[i, I_LRU_HEAD] = nxt
+    if nxt != NIL:
+        fr[nxt, F_PREV] = prev
+    else:
+        inst[i, I_LRU_TAIL] = prev
+    fr[f, F_PREV] = NIL
+    fr[f, F_NEXT] = NIL
+    fr[f, F_INLRU] = 0
+    inst[i, I_LRU_LEN] -= 1
+    was_old = fr[f, F_OLD]
+    fr[f, F_OLD] = 0
+    if inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
+        # The list became too short for an old sublist: clear the flags.
+        g = inst[i, I_LRU_HEAD]
+        while g != NIL:
+            fr[g, F_OLD] = 0
+            g = fr[g, F_NEXT]
+        inst[i, I_LRU_OLD] = NIL
+        inst[i, I_OLD_LEN] = 0
+        return
+    if was_old:
+        inst[i, I_OLD_LEN] -= 1
+    lru_old_adjust_len(fr, inst, i, ratio)
+
+
+@njit(cache=True)
+def make_young(fr, inst, i, f, ratio):
+    """buf_LRU_make_block_young: move f to the LRU head."""
+    lru_remove(fr, inst, i, f, ratio)
+    lru_add(fr, inst, i, f, False, ratio)
+
+
+@njit(cache=True, inline="always")
+def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
+    """buf_page_peek_if_too_old: whether an accessed page should be made young.
+
+    Returns 1 (make young), 0 (leave it) or -1 (leave it, and count it as "not made young").
+    """
+    if inst[i, I_FREED_CLOCK] == 0:
+        return 0  # nothing evicted yet: no point in moving pages around
+    if old_blocks_time > 0 and fr[f, F_OLD] == 1:
+        acc = fr[f, F_ACCESS_MS]
+        if acc > 0 and now_ms - acc >= old_blocks_time:
+            return 1
+        return -1
+    # buf_page_peek_if_young: young enough while fewer than ~1/4 of the young sublist
+    # has been evicted since the page was put at the head.
+    limit = fr[f, F_FCLOCK] + inst[i, I_SIZE] * (BUF_LRU_OLD_RATIO_DIV - ratio) // (
+        BUF_LRU_OLD_RATIO_DIV * 4)
+    if (inst[i, I_FREED_CLOCK] & 0x7FFFFFFF) < limit:
+        return 0
+    return 1
+
+
+@njit(cache=True, inline="always")
+def flush_list_add(fr, frl, inst, i, f, lsn):
+    """buf_flush_insert_into_flush_list: a clean page gets dirty at `lsn`; add at the head."""
+    frl[f, L_OLDEST] = lsn
+    head = inst[i, I_FL_HEAD]
+    fr[f, F_FPREV] = NIL
+    fr[f, F_FNEXT] = head
+    if head != NIL:
+        fr[head, F_FPREV] = f
+    else:
+        inst[i, I_FL_TAIL] = f
+    inst[i, I_FL_HEAD] = f
+    inst[i, I_FL_LEN] += 1
+
+
+@njit(cache=True)
+def flush_list_remove(fr, frl, inst, i, f):
+    """buf_flush_remove: the page is clean again (its write completed)."""
+    prev = fr[f, F_FPREV]
+    nxt = fr[f, F_FNEXT]
+    if prev != NIL:
+        fr[prev, F_FNEXT] = nxt
+    else:
+        inst[i, I_FL_HEAD] = nxt
+    if nxt != NIL:
+        fr[nxt, F_FPREV] = prev
+    else:
+        inst[i, I_FL_TAIL] = prev
+    fr[f, F_FPREV] = NIL
+    fr[f, F_FNEXT] = NIL
+    frl[f, L_OLDEST] = 0
+    inst[i, I_FL_LEN] -= 1
+
+
+@njit(cache=True, inline="always")
+def replaceable(fr, frl, f):
+    """buf_flush_ready_for_replace: clean and no I/O in flight."""
+    return frl[f, L_OLDEST] == 0 and fr[f, F_IO] == IO_NONE
+
+
+@njit(cache=True)
+def evict(fr, inst, free_stack, page_frame, i, f, ratio):
+    """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
+    lru_remove(fr, inst, i, f, ratio)
+    page_frame[fr[f, F_PAGE]] = NO_PAGE
+    fr[f, F_PAGE] = NO_PAGE
+    fr[f, F_ACCESS_MS] = 0
+    fr[f, F_FCLOCK] = 0
+    inst[i, I_FREED_CLOCK] += 1
+    free_push(inst, free_stack, i, f)
+
+
+@njit(cache=True)
+def oldest_modification(frl, inst):
+    """buf_pool_get_oldest_modification_approx: smallest oldest_modification, 0 if all clean."""
+    best = 0
+    for i in range(inst.shape[0]):
+        t = inst[i, I_FL_TAIL]
+        if t != NIL:
+            lsn = frl[t, L_OLDEST]
+            if best == 0 or lsn < best:
+                best = lsn
+    return best

@@ -1,0 +1,717 @@
+"""The event loop: user threads, the page cleaner, write completions, the timeline, sampling.
+
+User threads are a closed loop. A transaction is one event: its row accesses are applied at
+once, while a local clock adds CPU time, reads, waits for free pages (`buf_LRU_get_free_block`
+of MySQL 8.0 with its 100-page tail scan, page-cleaner wake-up, 10 ms sleeps and synchronous
+single-page flushes) and waits for pages being written. The thread's next transaction starts
+when the local clock says. Simplification: the effects of a transaction are visible to other
+threads from its start time, and counters are attributed to the second of the local clock.
+
+Threads and the page cleaner are ordered by a binary heap on (time, id), so runs are
+deterministic for a given seed. Random numbers come from splitmix64 so that the pure-Python
+twin (`reference.py`) draws exactly the same sequence.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
+from .io import fsync, ring_peek_done, submit
+from .layout import (
+    BUF_LRU_SEARCH_SCAN_THRESHOLD,
+    C_AGE_ASYNC,
+    C_AGE_SYNC,
+    C_CKPT,
+    C_CKPT_AGE,
+    C_DATA,
+    C_DIRTY,
+    C_DML_READS,
+    C_DML_UPDATES,
+    C_FREE,
+    C_FREE_WAIT_MS,
+    C_FREE_WAITS,
+    C_LSN,
+    C_NOT_YOUNG,
+    C_OLD,
+    C_READ_REQ,
+    C_READS,
+    C_REDO_WAIT,
+    C_SINGLE,
+    C_SINGLE_FAIL,
+    C_TIME,
+    C_TOTAL,
+    C_TPS,
+    C_WAIT_FREE,
+    C_YOUNG,
+    F_ACCESS_MS,
+    F_FCLOCK,
+    F_INLRU,
+    F_IO,
+    F_OLD,
+    F_PAGE,
+    F_PREV,
+    FREE_BLOCK_MAX_ITERATIONS,
+    FREE_WAIT_SLEEP_US,
+    G_ACTIVITY,
+    G_CKPT,
+    G_END,
+    G_LSN,
+    G_N_ACTIVE_THREADS,
+    G_N_THREADS_MAX,
+    G_PC_ACTIVE,
+    G_PC_DISABLED,
+    G_PC_EVENT,
+    G_PC_LOOP_START,
+    G_PC_ROUND_END,
+    G_PC_SYNC,
+    G_SECOND,
+    G_SEQ_CURSOR,
+    G_TL_NEXT,
+    G_TRX_TOTAL,
+    G_WL_DONE,
+    G_WL_RUNNING,
+    HIST_BUCKETS,
+    I_FIRST_FRAME,
+    I_FL_HEAD,
+    I_FL_LEN,
+    I_FL_TAIL,
+    I_FREE_LEN,
+    I_LRU_HEAD,
+    I_LRU_LEN,
+    I_LRU_OLD,
+    I_LRU_TAIL,
+    I_OLD_LEN,
+    I_SIZE,
+    I_TRY_LRU_SCAN,
+    INF_TIME,
+    IO_NONE,
+    K_CPU_US,
+    K_DBLWR,
+    K_HOT_PCT,
+    K_HOT_ROWS,
+    K_INSTANCES,
+    K_OLD_PCT,
+    K_OLD_TIME,
+    K_PAGE_SIZE,
+    K_PC_DISABLED,
+    K_POOL_SIZE,
+    K_REDO_PER_CHANGE,
+    K_ROWS_PER_PAGE,
+    K_ROWS_PER_TRX,
+    K_SEQ_END,
+    K_SEQ_START,
+    K_TABLE_ROWS,
+    K_THINK_US,
+    K_THREADS,
+    K_WORKLOAD,
+    K_WRITE_PCT,
+    L_IO_DONE,
+    L_OLDEST,
+    LOG_START_LSN,
+    N_FRAME_I32,
+    N_FRAME_I64,
+    N_G,
+    N_COLS,
+    N_GF,
+    N_INST,
+    NIL,
+    NO_PAGE,
+    REDO_WAIT_POLL_US,
+    TL_SET,
+    TL_WORKLOAD_START,
+    TL_WORKLOAD_STOP,
+    WL_HOTSET,
+    WL_UNIFORM,
+    WL_ZIPF,
+)
+from .pool import (
+    evict,
+    flush_list_add,
+    flush_list_remove,
+    free_pop,
+    lru_add,
+    make_young,
+    old_ratio,
+    peek_if_too_old,
+    replaceable,
+)
+
+TH_ROWS_LEFT = 0  # thread state columns: rows left in the current transaction,
+TH_ROWS_DONE = 1  # rows done in it,
+TH_START = 2  # its start time (us),
+TH_PENDING = 3  # page + 1 of a row kept for the next step (0: none),
+TH_PENDING_WRITE = 4  # and whether that row is an update
+
+# ---------------------------------------------------------------- random numbers
+
+
+@njit(cache=True, inline="always")
+def rng_next(rng):
+    """splitmix64: the next 64-bit value of the stream held in rng[0]."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def rng_below(rng, n):
+    """A value in [0, n) from 53 random bits (no 64-bit division: it is the hot path)."""
+    return int(rng_unit(rng) * n)
+
+
+@njit(cache=True, inline="always")
+def rng_unit(rng):
+    """A float in [0, 1) with 53 random bits."""
+    return float(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# ---------------------------------------------------------------- workload
+
+
+@njit(cache=True, inline="always")
+def draw_row(g, knobs, rng, zipf_cdf, scatter):
+    """The next row a thread accesses, or -1 when a sequential workload has finished."""
+    wl = int(knobs[K_WORKLOAD])
+    rows = int(knobs[K_TABLE_ROWS])
+    if wl == WL_UNIFORM:
+        return rng_below(rng, rows)
+    if wl == WL_ZIPF:
+        u = rng_unit(rng)
+        lo = 0
+        hi = zipf_cdf.shape[0] - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if zipf_cdf[mid] <= u:
+                lo = mid + 1
+            else:
+                hi = mid
+        return (lo * scatter) % rows
+    if wl == WL_HOTSET:
+        hot_pct = knobs[K_HOT_PCT]
+        if rng_unit(rng) * 100.0 < hot_pct:
+            j = rng_below(rng, int(knobs[K_HOT_ROWS]))
+            return (j * scatter) % rows
+        return rng_below(rng, rows)
+    # WL_SEQUENTIAL
+    end = int(knobs[K_SEQ_END])
+    if end == 0 or end > rows:
+        end = rows
+    cur = g[G_SEQ_CURSOR]
+    if cur >= end:
+        g[G_WL_DONE] = 1
+        return -1
+    g[G_SEQ_CURSOR] = cur + 1
+    return cur
+
+
+@njit(cache=True, inline="always")
+def draw_is_write(knobs, rng):
+    """Whether a row access is an update (write_pct of them are)."""
+    wp = knobs[K_WRITE_PCT]
+    if wp >= 100.0:
+        return True
+    if wp <= 0.0:
+        return False
+    return rng_unit(rng) * 100.0 < wp
+
+
+@njit(cache=True, inline="always")
+def latency_bucket(us):
+    """Histogram bucket of a latency in us: 8 buckets per power of two."""
+    if us < 8:
+        return max(us, 0)
+    msb = 0
+    v = us
+    while v > 1:
+        v >>= 1
+        msb += 1
+    b = msb * 8 + ((us >> (msb - 3)) & 7)
+    return min(b, HIST_BUCKETS - 1)
+
+
+# ---------------------------------------------------------------- heap of (time, id)
+
+
+@njit(cache=True, inline="always")
+def _less(times, a, b):
+    return times[a] < times[b] or (times[a] == times[b] and a < b)
+
+
+@njit(cache=True, inline="always")
+def heap_fix(heap, pos, times, e):
+    """Restore heap order after times[e] changed."""
+    n = heap.shape[0]
+    k = pos[e]
+    while k > 0:
+        parent = (k - 1) // 2
+        p = heap[parent]
+        if _less(times, e, p):
+            heap[k] = p
+            pos[p] = k
+            k = parent
+        else:
+            break
+    while True:
+        c = 2 * k + 1
+        if c >= n:
+            break
+        if c + 1 < n and _less(times, heap[c + 1], heap[c]):
+            c += 1
+        child = heap[c]
+        if _less(times, child, e):
+            heap[k] = child
+            pos[child] = k
+            k = c
+        else:
+            break
+    heap[k] = e
+    pos[e] = k
+
+
+# ---------------------------------------------------------------- free pages
+
+
+@njit(cache=True)
+def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
+    """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail."""
+    ratio = old_ratio(knobs[K_OLD_PCT])
+    f = inst[i, I_LRU_TAIL]
+    scanned = 0
+    while f != NIL and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
+        prev = fr[f, F_PREV]
+        if replaceable(fr, frl, f):
+            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            return True
+        scanned += 1
+        f = prev
+    return False
+
+
+@njit(cache=True)
+def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t):
+    """buf_flush_single_page_from_LRU: free the first clean tail page, or write the first
+    dirty one synchronously (doublewrite write + fsync, data write + fsync) and free it.
+
+    Returns (freed, time the user thread continues).
+    """
+    ratio = old_ratio(knobs[K_OLD_PCT])
+    page = int(knobs[K_PAGE_SIZE])
+    f = inst[i, I_LRU_TAIL]
+    while f != NIL:
+        prev = fr[f, F_PREV]
+        if replaceable(fr, frl, f):
+            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            return True, t
+        if fr[f, F_IO] == IO_NONE:
+            if int(knobs[K_DBLWR]) != 0:
+                d = submit(g, knobs, out, t, page, True)
+                t = fsync(g, knobs, out, d)
+            d = submit(g, knobs, out, t, page, True)
+            t = fsync(g, knobs, out, d)
+            flush_list_remove(fr, frl, inst, i, f)
+            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            s = t // 1_000_000
+            if s < out.shape[0]:
+                out[s, C_SINGLE] += 1
+            return True, t
+        f = prev
+    return False, t
+
+
+@njit(cache=True)
+def signal_cleaner(g, times, heap, pos, t, force):
+    """os_event_set(buf_flush_event): wake a sleeping page cleaner now.
+
+    `force` is for a thread stuck in log_free_check: the woken coordinator checks the sync
+    flush point first, whether or not the server counts as active.
+    """
+    g[G_PC_EVENT] = 1
+    if g[G_PC_DISABLED] == 1 or (g[G_PC_ACTIVE] == 0 and g[G_PC_SYNC] == 0 and not force):
+        return  # an inactive coordinator wakes, finds nothing to do and sleeps again
+    cleaner = times.shape[0] - 1
+    wake = max(t, g[G_PC_ROUND_END])
+    if wake < times[cleaner]:
+        times[cleaner] = wake
+        heap_fix(heap, pos, times, cleaner)
+
+
+@njit(cache=True)
+def get_free_block(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
+                   ring_done, times, heap, pos, i, t):
+    """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues)."""
+    k = 0
+    t0 = t
+    while k < FREE_BLOCK_MAX_ITERATIONS:
+        f = free_pop(inst, free_stack, i)
+        if f != NIL:
+            s = t // 1_000_000
+            if t > t0 and s < out.shape[0]:
+                out[s, C_FREE_WAIT_MS] += (t - t0) / 1000.0
+            return f, t
+        freed = False
+        if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
+            freed = scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, k > 0)
+            if not freed and k == 0:
+                inst[i, I_TRY_LRU_SCAN] = 0
+        if freed:
+            continue
+        signal_cleaner(g, times, heap, pos, t, False)
+        s = t // 1_000_000
+        if k > 1:
+            if s < out.shape[0]:
+                out[s, C_FREE_WAITS] += 1
+            t += FREE_WAIT_SLEEP_US
+            complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
+                            ring_done, t)
+        ok, t = single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t)
+        s = t // 1_000_000
+        if s < out.shape[0]:
+            if not ok:
+                out[s, C_SINGLE_FAIL] += 1
+            out[s, C_WAIT_FREE] += 1
+        k += 1
+    return NIL, t
+
+
+# ---------------------------------------------------------------- a row access
+
+
+@njit(cache=True, inline="always")
+def access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done,
+                times, heap, pos, page, is_write, t):
+    """buf_page_get_gen for one row: hit or read the page, then modify it if `is_write`.
+
+    Returns the time (us) the thread continues, or -1 if no free block could be found.
+    """
+    n_inst = inst.shape[0]
+    old_time = int(knobs[K_OLD_TIME])
+    ratio = old_ratio(knobs[K_OLD_PCT])
+    i = (page >> 6) % n_inst  # 64-page extents map to one instance, as buf_pool_get does
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_READ_REQ] += 1
+    while True:
+        f = page_frame[page]
+        if f == NO_PAGE:
+            f, t = get_free_block(g, fr, frl, inst, free_stack, page_frame, knobs, out,
+                                  ring_frame, ring_done, times, heap, pos, i, t)
+            if f == NIL:
+                return -1
+            t = submit(g, knobs, out, t, int(knobs[K_PAGE_SIZE]), False)
+            fr[f, F_PAGE] = page
+            page_frame[page] = f
+            lru_add(fr, inst, i, f, True, ratio)  # midpoint insertion
+            fr[f, F_ACCESS_MS] = max(1, t // 1000)
+            s = t // 1_000_000
+            if s < out.shape[0]:
+                out[s, C_READS] += 1
+            # buf_page_make_young_if_needed right after the read: too soon to promote
+            if peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio) == -1:
+                if s < out.shape[0]:
+                    out[s, C_NOT_YOUNG] += 1
+            break
+        if is_write and fr[f, F_IO] != IO_NONE:
+            # The page is being written (SX-latched): an update waits for the write.
+            if frl[f, L_IO_DONE] > t:
+                t = frl[f, L_IO_DONE]
+            complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
+                            ring_done, t)
+            continue
+        if fr[f, F_ACCESS_MS] == 0:
+            fr[f, F_ACCESS_MS] = max(1, t // 1000)
+        r = peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio)
+        if r == 1:
+            was_old = fr[f, F_OLD]
+            make_young(fr, inst, i, f, ratio)
+            if was_old == 1 and s < out.shape[0]:
+                out[s, C_YOUNG] += 1
+        elif r == -1 and s < out.shape[0]:
+            out[s, C_NOT_YOUNG] += 1
+        break
+    s = t // 1_000_000
+    if is_write:
+        if frl[f, L_OLDEST] == 0:
+            flush_list_add(fr, frl, inst, i, f, g[G_LSN])
+        g[G_LSN] += int(knobs[K_REDO_PER_CHANGE])
+        if s < out.shape[0]:
+            out[s, C_DML_UPDATES] += 1
+    elif s < out.shape[0]:
+        out[s, C_DML_READS] += 1
+    return t
+
+
+@njit(cache=True)
+def run_step(g, fr, frl, inst, free_stack, page_frame, knobs, out, hist, ring_frame,
+             ring_done, times, heap, pos, rng, zipf_cdf, scatter, th, th_cpu, e, t):
+    """Thread e runs its transaction from time t (us) until it commits or must touch the device.
+
+    Row accesses that hit the pool run back to back on the thread's local clock. A row that
+    needs the device (a miss, or an update of a page being written) while the local clock is
+    ahead of t is kept pending and the thread yields, so that every I/O is submitted in global
+    time order. A transaction begins with log_free_check. Returns the time of the next step.
+    """
+    if th[e, TH_ROWS_LEFT] == 0:
+        _, _, _, free_check, _, _ = redo_limits(knobs)
+        if g[G_LSN] - g[G_CKPT] > free_check:
+            # log_free_check: wait for the checkpoint to move (re-checked every poll).
+            checkpoint(g, frl, inst)
+            if g[G_LSN] - g[G_CKPT] > free_check:
+                # Waiting for redo space wakes the coordinator, which sees the sync point.
+                signal_cleaner(g, times, heap, pos, t, True)
+                s = t // 1_000_000
+                if s < out.shape[0]:
+                    out[s, C_REDO_WAIT] += REDO_WAIT_POLL_US / 1000.0
+                return t + REDO_WAIT_POLL_US
+        th[e, TH_ROWS_LEFT] = int(knobs[K_ROWS_PER_TRX])
+        th[e, TH_ROWS_DONE] = 0
+        th[e, TH_START] = t
+    rpp = int(knobs[K_ROWS_PER_PAGE])
+    cpu = knobs[K_CPU_US]
+    local = t
+    while th[e, TH_ROWS_LEFT] > 0:
+        if th[e, TH_PENDING] > 0:
+            page = th[e, TH_PENDING] - 1
+            is_write = th[e, TH_PENDING_WRITE] == 1
+            th[e, TH_PENDING] = 0
+        else:
+            row = draw_row(g, knobs, rng, zipf_cdf, scatter)
+            if row < 0:
+                th[e, TH_ROWS_LEFT] = 0  # the sequential range is finished: commit early
+                break
+            is_write = draw_is_write(knobs, rng)
+            page = row // rpp
+        if local > t:
+            f = page_frame[page]
+            if f == NO_PAGE or (is_write and fr[f, F_IO] != IO_NONE):
+                th[e, TH_PENDING] = page + 1
+                th[e, TH_PENDING_WRITE] = 1 if is_write else 0
+                return local
+        local = access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
+                            ring_done, times, heap, pos, page, is_write, local)
+        if local < 0:
+            # no free block after many tries: give the transaction up and retry later
+            th[e, TH_ROWS_LEFT] = 0
+            th[e, TH_ROWS_DONE] = 0
+            return t + REDO_WAIT_POLL_US
+        th_cpu[e] += cpu
+        step = int(th_cpu[e])
+        th_cpu[e] -= step
+        local += step
+        th[e, TH_ROWS_LEFT] -= 1
+        th[e, TH_ROWS_DONE] += 1
+    if th[e, TH_ROWS_DONE] > 0:
+        # commit: srv activity count, throughput and latency
+        g[G_ACTIVITY] += 1
+        g[G_TRX_TOTAL] += 1
+        s = local // 1_000_000
+        if s < out.shape[0]:
+            out[s, C_TPS] += 1
+            hist[s, latency_bucket(local - th[e, TH_START])] += 1
+    return local + int(knobs[K_THINK_US])
+
+
+# ---------------------------------------------------------------- sampling and the timeline
+
+
+@njit(cache=True)
+def sample_second(g, inst, knobs, out, s):
+    """Gauges at the end of second s (row s covers [s, s+1) seconds)."""
+    if s >= out.shape[0]:
+        return
+    free = 0
+    data = 0
+    dirty = 0
+    old = 0
+    for i in range(inst.shape[0]):
+        free += inst[i, I_FREE_LEN]
+        data += inst[i, I_LRU_LEN]
+        dirty += inst[i, I_FL_LEN]
+        old += inst[i, I_OLD_LEN]
+    _, age_async, age_sync, _, _, _ = redo_limits(knobs)
+    out[s, C_TIME] = s + 1
+    out[s, C_TOTAL] = inst.shape[0] * inst[0, I_SIZE]
+    out[s, C_FREE] = free
+    out[s, C_DATA] = data
+    out[s, C_DIRTY] = dirty
+    out[s, C_OLD] = old
+    out[s, C_LSN] = g[G_LSN]
+    out[s, C_CKPT] = g[G_CKPT]
+    out[s, C_CKPT_AGE] = g[G_LSN] - g[G_CKPT]
+    out[s, C_AGE_ASYNC] = age_async
+    out[s, C_AGE_SYNC] = age_sync
+
+
+@njit(cache=True, inline="always")
+def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t):
+    """Apply write completions and sample every second boundary up to time t, in order."""
+    while True:
+        boundary = (g[G_SECOND] + 1) * 1_000_000
+        d = ring_peek_done(g, ring_done)
+        if d >= 0 and d <= t and d < boundary:
+            complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
+                            ring_done, min(t, boundary - 1))
+        elif boundary <= t:
+            checkpoint(g, frl, inst)
+            sample_second(g, inst, knobs, out, g[G_SECOND])
+            g[G_SECOND] += 1
+        else:
+            return
+
+
+@njit(cache=True)
+def wake_threads(g, times, heap, pos, t):
+    """Put the active threads back on the schedule at t (workload (re)started)."""
+    n_active = g[G_N_ACTIVE_THREADS]
+    for e in range(g[G_N_THREADS_MAX]):
+        target = t if (e < n_active and g[G_WL_RUNNING] == 1) else INF_TIME
+        if target == INF_TIME or times[e] == INF_TIME:
+            if times[e] != target:
+                times[e] = target
+                heap_fix(heap, pos, times, e)
+
+
+@njit(cache=True)
+def apply_event(g, knobs, times, heap, pos, kind, knob, value, t):
+    """One timeline event at time t."""
+    cleaner = times.shape[0] - 1
+    if kind == TL_SET:
+        knobs[knob] = value
+        if knob == K_PC_DISABLED:
+            if value != 0:
+                g[G_PC_DISABLED] = 1
+                times[cleaner] = INF_TIME
+            elif g[G_PC_DISABLED] == 1:
+                g[G_PC_DISABLED] = 0
+                # The coordinator leaves its disabled loop and starts a full (timed-out) round.
+                g[G_PC_LOOP_START] = t - 1_000_000
+                times[cleaner] = t
+            heap_fix(heap, pos, times, cleaner)
+        elif knob == K_THREADS:
+            g[G_N_ACTIVE_THREADS] = min(int(value), g[G_N_THREADS_MAX])
+            wake_threads(g, times, heap, pos, t)
+        elif knob == K_WORKLOAD or knob == K_SEQ_START or knob == K_SEQ_END:
+            g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
+            g[G_WL_DONE] = 0
+            wake_threads(g, times, heap, pos, t)
+    elif kind == TL_WORKLOAD_STOP:
+        g[G_WL_RUNNING] = 0
+        wake_threads(g, times, heap, pos, t)
+    elif kind == TL_WORKLOAD_START:
+        g[G_WL_RUNNING] = 1
+        g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
+        g[G_WL_DONE] = 0
+        wake_threads(g, times, heap, pos, t)
+
+
+@njit(cache=True)
+def init_state(knobs, n_threads_max, table_pages, seed):
+    """Allocate and initialise all state arrays for a run."""
+    page = int(knobs[K_PAGE_SIZE])
+    n_inst = int(knobs[K_INSTANCES])
+    size = int(knobs[K_POOL_SIZE]) // page // n_inst
+    n_frames = size * n_inst
+    fr = np.full((n_frames, N_FRAME_I32), NIL, dtype=np.int32)
+    frl = np.zeros((n_frames, N_FRAME_I64), dtype=np.int64)
+    inst = np.zeros((n_inst, N_INST), dtype=np.int64)
+    free_stack = np.zeros(n_frames, dtype=np.int32)
+    page_frame = np.full(table_pages, NO_PAGE, dtype=np.int32)
+    for f in range(n_frames):
+        fr[f, F_PAGE] = NO_PAGE
+        fr[f, F_INLRU] = 0
+        fr[f, F_OLD] = 0
+        fr[f, F_IO] = IO_NONE
+        fr[f, F_ACCESS_MS] = 0
+        fr[f, F_FCLOCK] = 0
+    for i in range(n_inst):
+        inst[i, I_LRU_HEAD] = NIL
+        inst[i, I_LRU_TAIL] = NIL
+        inst[i, I_LRU_OLD] = NIL
+        inst[i, I_FL_HEAD] = NIL
+        inst[i, I_FL_TAIL] = NIL
+        inst[i, I_FIRST_FRAME] = i * size
+        inst[i, I_SIZE] = size
+        inst[i, I_TRY_LRU_SCAN] = 1
+        # Free list popped from the top: lowest frame first.
+        for k in range(size):
+            free_stack[i * size + k] = i * size + size - 1 - k
+        inst[i, I_FREE_LEN] = size
+    g = np.zeros(N_G, dtype=np.int64)
+    gf = np.zeros(N_GF, dtype=np.float64)
+    g[G_LSN] = LOG_START_LSN
+    g[G_CKPT] = LOG_START_LSN
+    g[G_PC_LOOP_START] = -1_000_000
+    g[G_PC_DISABLED] = 1 if knobs[K_PC_DISABLED] != 0 else 0
+    g[G_N_THREADS_MAX] = n_threads_max
+    g[G_N_ACTIVE_THREADS] = min(int(knobs[K_THREADS]), n_threads_max)
+    g[G_WL_RUNNING] = 1
+    g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    return fr, frl, inst, free_stack, page_frame, g, gf, rng
+
+
+@njit(cache=True)
+def simulate_kernel(knobs, seconds, n_threads_max, table_pages, seed, zipf_cdf, scatter,
+                    tl_time, tl_kind, tl_knob, tl_value):
+    """Run a whole scenario. Returns (out[seconds, N_COLS], hist[seconds, HIST_BUCKETS])."""
+    fr, frl, inst, free_stack, page_frame, g, gf, rng = init_state(
+        knobs, n_threads_max, table_pages, seed)
+    n_frames = fr.shape[0]
+    out = np.zeros((seconds, N_COLS), dtype=np.float64)
+    hist = np.zeros((seconds, HIST_BUCKETS), dtype=np.int64)
+    ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
+    ring_done = np.zeros(n_frames + 1, dtype=np.int64)
+    batch = np.zeros(n_frames, dtype=np.int32)
+    slots = np.zeros(inst.shape[0], dtype=np.int64)
+    clocks = np.zeros(64, dtype=np.int64)
+    n_ent = n_threads_max + 1
+    th = np.zeros((n_threads_max, 5), dtype=np.int64)  # TH_* columns
+    th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
+    cleaner = n_threads_max
+    times = np.full(n_ent, INF_TIME, dtype=np.int64)
+    for e in range(g[G_N_ACTIVE_THREADS]):
+        times[e] = 0
+    times[cleaner] = INF_TIME if g[G_PC_DISABLED] == 1 else 0
+    heap = np.arange(n_ent).astype(np.int64)
+    pos = np.arange(n_ent).astype(np.int64)
+    for e in range(n_ent - 1, -1, -1):
+        heap_fix(heap, pos, times, e)
+    end = seconds * 1_000_000
+    g[G_END] = end
+    n_tl = tl_time.shape[0]
+    while True:
+        e = heap[0]
+        t = times[e]
+        k = g[G_TL_NEXT]
+        if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
+            advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
+                    ring_done, tl_time[k])
+            apply_event(g, knobs, times, heap, pos, tl_kind[k], tl_knob[k], tl_value[k],
+                        tl_time[k])
+            g[G_TL_NEXT] = k + 1
+            continue
+        if t >= end:
+            break
+        advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done,
+                t)
+        if e == cleaner:
+            nxt = page_cleaner_round(g, gf, fr, frl, inst, free_stack, page_frame, knobs, out,
+                                     ring_frame, ring_done, batch, slots, clocks, t)
+            times[e] = INF_TIME if g[G_PC_DISABLED] == 1 else max(nxt, t + 1)
+        elif (g[G_WL_RUNNING] == 0 or e >= g[G_N_ACTIVE_THREADS]
+              or (g[G_WL_DONE] == 1 and th[e, TH_ROWS_LEFT] == 0)):
+            th[e, TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
+            th[e, TH_PENDING] = 0
+            times[e] = INF_TIME
+        else:
+            nxt = run_step(g, fr, frl, inst, free_stack, page_frame, knobs, out, hist,
+                           ring_frame, ring_done, times, heap, pos, rng, zipf_cdf, scatter, th,
+                           th_cpu, e, t)
+            times[e] = max(nxt, t + 1)
+        heap_fix(heap, pos, times, e)
+    advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, end)
+    return out, hist

@@ -1,0 +1,450 @@
+"""The declarative knob spec: every setting flushsim accepts, with the server's own name.
+
+Server knobs carry the InnoDB system-variable name, default, range and unit of the engine they
+belong to (sources: the MySQL 8.0 reference manual and `storage/innobase/handler/ha_innodb.cc`;
+see `../shared/innodb-flushing.md` section 1). Knobs that describe the simulated workload or
+device have plain names (`threads`, `device_iops`, ...) because the server has no such variable.
+
+Everything else is generated from this table: validation (`validate`), CLI parsing
+(`parse_value`), the explorer's sliders and the docs. Nothing here imports numba.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+MYSQL80 = "mysql-8.0"
+ENGINES = (MYSQL80,)
+
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+U64_MAX = 2**64 - 1
+U32_MAX = 2**32 - 1
+
+# Limits of the simulator itself, not of the server (DESIGN.md: <= 64 bytes of state a frame).
+SIM_MAX_POOL_PAGES = 4 * 1024 * 1024
+SIM_MAX_TABLE_PAGES = 256 * 1024 * 1024
+SIM_MAX_ZIPF_ROWS = 50_000_000
+
+
+class FlushsimWarning(UserWarning):
+    """A setting was adjusted the way the server adjusts it (the server prints a warning too)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One knob.
+
+    Attributes:
+        name: the server's variable name (or flushsim's own name for workload/device knobs).
+        default: value, or a function of the other resolved values for derived defaults.
+        min: smallest valid value (None for enums and booleans).
+        max: largest valid value.
+        unit: unit of the value ("pages", "bytes", "%", "ms", "pages/s", ...).
+        doc: one line a DBA would write in a my.cnf comment.
+        group: "server", "workload" or "storage".
+        kind: "int", "float", "bool" or "enum".
+        choices: the valid values of an enum.
+        engines: engines that have this knob.
+        dynamic: whether a scenario timeline may change it while the simulation runs.
+        source: where the default and range come from.
+    """
+
+    name: str
+    default: object
+    min: float | None
+    max: float | None
+    unit: str
+    doc: str
+    group: str = "server"
+    kind: str = "int"
+    choices: tuple[str, ...] = ()
+    engines: tuple[str, ...] = ENGINES
+    dynamic: bool = True
+    source: str = ""
+    default_doc: str = field(default="", compare=False)
+
+    def range_text(self) -> str:
+        """Human text of the valid values, used in every error message."""
+        if self.kind == "bool":
+            return "ON or OFF"
+        if self.kind == "enum":
+            return "one of " + ", ".join(self.choices)
+        return f"between {_fmt(self.min)} and {_fmt(self.max)}"
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "?"
+    if x == U64_MAX:
+        return "18446744073709551615"
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:g}"
+    return f"{int(x):,}"
+
+
+def _default_instances(v: Mapping[str, object]) -> int:
+    # "8, or 1 if innodb_buffer_pool_size < 1GB" (MySQL 8.0 manual, innodb_buffer_pool_instances)
+    return 1 if int(v["innodb_buffer_pool_size"]) < GiB else 8
+
+
+def _default_io_capacity_max(v: Mapping[str, object]) -> int:
+    # ha_innodb.cc innodb_init_params: unset max -> max(2 * io_capacity, 2000)
+    return max(2 * int(v["innodb_io_capacity"]), 2000)
+
+
+def _default_page_cleaners(v: Mapping[str, object]) -> int:
+    return 4
+
+
+_MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
+
+PARAMS: tuple[Param, ...] = (
+    # ---------------------------------------------------------------- buffer pool
+    Param("innodb_buffer_pool_size", 128 * MiB, 5 * MiB, U64_MAX, "bytes",
+          "Size of the buffer pool.", dynamic=False, source=_MAN),
+    Param("innodb_buffer_pool_instances", _default_instances, 1, 64, "instances",
+          "Independent LRU / free / flush lists; one page-cleaner slot each.", dynamic=False,
+          source=_MAN, default_doc="8, or 1 if the pool is smaller than 1 GiB"),
+    Param("innodb_page_size", 16384, None, None, "bytes", "Page size.", kind="enum",
+          choices=("4096", "8192", "16384", "32768", "65536"), dynamic=False, source=_MAN),
+    Param("innodb_old_blocks_pct", 37, 5, 95, "%",
+          "Share of the LRU list kept as the old sublist (midpoint insertion).", source=_MAN),
+    Param("innodb_old_blocks_time", 1000, 0, U32_MAX, "ms",
+          "A page in the old sublist is made young only if accessed this long after its first "
+          "access.", source=_MAN),
+    # ---------------------------------------------------------------- page cleaner
+    Param("innodb_page_cleaners", _default_page_cleaners, 1, 64, "threads",
+          "Page cleaner threads (capped at innodb_buffer_pool_instances).", dynamic=False,
+          source=_MAN, default_doc="4 (capped at innodb_buffer_pool_instances)"),
+    Param("innodb_io_capacity", 200, 100, U64_MAX, "pages/s",
+          "Budget of background flush-list flushing; idle flushing runs at this rate.",
+          source=_MAN),
+    Param("innodb_io_capacity_max", _default_io_capacity_max, 100, U64_MAX, "pages/s",
+          "Cap on adaptive flushing. LRU flushing ignores it.", source=_MAN,
+          default_doc="2 x innodb_io_capacity, at least 2000"),
+    Param("innodb_lru_scan_depth", 1024, 100, U64_MAX, "pages",
+          "Per instance and page-cleaner round: LRU batch size and free-list target.",
+          source=_MAN),
+    Param("innodb_max_dirty_pages_pct", 90.0, 0.0, 99.999, "%",
+          "High-water mark of dirty pages.", kind="float", source=_MAN),
+    Param("innodb_max_dirty_pages_pct_lwm", 10.0, 0.0, 99.999, "%",
+          "Dirty-page share where adaptive preflushing starts (0 disables it).", kind="float",
+          source=_MAN),
+    Param("innodb_adaptive_flushing", True, None, None, "", "Flush by redo age as well as by "
+          "dirty-page share.", kind="bool", source=_MAN),
+    Param("innodb_adaptive_flushing_lwm", 10, 0, 70, "% of redo capacity",
+          "Checkpoint age (share of redo capacity) below which redo age adds no flushing.",
+          source=_MAN),
+    Param("innodb_flushing_avg_loops", 30, 1, 1000, "rounds",
+          "Rounds over which flush and redo rates are averaged.", source=_MAN),
+    Param("innodb_idle_flush_pct", 100, 0, 100, "% of innodb_io_capacity",
+          "Flush rate while the server is idle.", source=_MAN),
+    Param("innodb_flush_sync", True, None, None, "",
+          "Ignore innodb_io_capacity_max when the checkpoint age reaches the sync point.",
+          kind="bool", source=_MAN),
+    Param("innodb_page_cleaner_disabled_debug", False, None, None, "",
+          "Debug builds only: pause the page cleaner (seed 001's trick).", kind="bool",
+          source=_MAN),
+    # ---------------------------------------------------------------- doublewrite and redo
+    Param("innodb_doublewrite", "ON", None, None, "",
+          "Torn-page protection: every flushed page is written twice.", kind="enum",
+          choices=("ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"), dynamic=False,
+          source=_MAN),
+    Param("innodb_doublewrite_pages", 4, 1, 512, "pages",
+          "Pages per doublewrite batch write (default = innodb_write_io_threads).",
+          dynamic=False, source=_MAN),
+    Param("innodb_redo_log_capacity", 100 * MiB, 8 * MiB, 128 * GiB, "bytes",
+          "Redo log capacity (8.0.30+).", dynamic=False, source=_MAN),
+    Param("innodb_log_file_size", 48 * MiB, 4 * MiB, 512 * GiB, "bytes",
+          "Pre-8.0.30 redo file size; used only when innodb_redo_log_capacity is not set.",
+          dynamic=False, source=_MAN),
+    Param("innodb_log_files_in_group", 2, 2, 100, "files",
+          "Pre-8.0.30 number of redo files; used with innodb_log_file_size.", dynamic=False,
+          source=_MAN),
+    Param("innodb_thread_concurrency", 0, 0, 1000, "threads",
+          "Enters the redo free-check margin.", source=_MAN),
+    # ---------------------------------------------------------------- workload
+    Param("workload", "uniform", None, None, "", "Row access pattern.", group="workload",
+          kind="enum", choices=("uniform", "zipf", "hotset", "sequential")),
+    Param("threads", 16, 0, 4096, "threads", "User threads, each running transactions back "
+          "to back (closed loop).", group="workload"),
+    Param("table_rows", 1_000_000, 1, 10**11, "rows", "Rows in the table.", group="workload",
+          dynamic=False),
+    Param("rows_per_page", 68, 1, 10_000, "rows", "Rows per page (sysbench sbtest: about 68 "
+          "per 16 KiB page).", group="workload", dynamic=False),
+    Param("rows_per_trx", 10, 1, 1_000_000, "rows", "Rows accessed per transaction.",
+          group="workload"),
+    Param("write_pct", 20.0, 0.0, 100.0, "%", "Share of row accesses that update the row.",
+          group="workload", kind="float"),
+    Param("hot_rows", 30_000, 1, 10**11, "rows", "hotset: rows that take hot_pct of the "
+          "accesses, scattered over the table.", group="workload"),
+    Param("hot_pct", 100.0, 0.0, 100.0, "%", "hotset: share of accesses that go to the hot "
+          "rows.", group="workload", kind="float"),
+    Param("zipf_theta", 0.99, 0.0, 5.0, "", "zipf: skew exponent.", group="workload",
+          kind="float", dynamic=False),
+    Param("seq_start_row", 0, 0, 10**11, "row", "sequential: first row.", group="workload"),
+    Param("seq_end_row", 0, 0, 10**11, "row", "sequential: row after the last (0 = end of "
+          "table); the workload stops there.", group="workload"),
+    Param("think_time_us", 0.0, 0.0, 60e6, "us", "Pause of a thread between transactions.",
+          group="workload", kind="float"),
+    Param("cpu_us_per_row", 5.0, 0.1, 1e5, "us", "CPU time a thread spends per row access.",
+          group="workload", kind="float"),
+    Param("redo_bytes_per_change", 250, 1, 1_000_000, "bytes",
+          "Redo generated by one row change.", group="workload"),
+    # ---------------------------------------------------------------- storage
+    Param("device_iops", 50_000, 100, 10_000_000, "IO/s", "Operations the device completes "
+          "per second (one FIFO queue).", group="storage", dynamic=False),
+    Param("device_bandwidth_mb_s", 2000.0, 1.0, 100_000.0, "MB/s", "Sequential bandwidth.",
+          group="storage", kind="float", dynamic=False),
+    Param("device_read_latency_us", 100.0, 1.0, 1e6, "us", "Read latency without queueing.",
+          group="storage", kind="float", dynamic=False),
+    Param("device_write_latency_us", 30.0, 1.0, 1e6, "us", "Write latency without queueing.",
+          group="storage", kind="float", dynamic=False),
+    Param("device_fsync_latency_us", 200.0, 0.0, 1e7, "us", "Extra latency of an fsync.",
+          group="storage", kind="float", dynamic=False),
+)
+
+BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
+
+
+def get(name: str) -> Param:
+    """The Param called `name`, or a ValueError with a did-you-mean suggestion."""
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise ValueError(unknown_message(name)) from None
+
+
+def unknown_message(name: str) -> str:
+    """Error text for an unknown knob, with the closest known names."""
+    normal = name.replace("-", "_").lower()
+    if normal in BY_NAME and normal != name:
+        return f"unknown knob {name!r}; did you mean {normal!r}?"
+    close = difflib.get_close_matches(normal, list(BY_NAME), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"unknown knob {name!r}{hint}"
+
+
+def for_engine(engine: str) -> tuple[Param, ...]:
+    """The knobs that `engine` has, in spec order."""
+    check_engine(engine)
+    return tuple(p for p in PARAMS if engine in p.engines)
+
+
+def check_engine(engine: str) -> None:
+    """Raise ValueError unless `engine` is a known engine."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; valid engines: {', '.join(ENGINES)}")
+
+
+_TRUE = {"on", "1", "true", "yes"}
+_FALSE = {"off", "0", "false", "no"}
+_SUFFIX = {"k": KiB, "m": MiB, "g": GiB, "t": 1024 * GiB}
+
+
+def parse_value(name: str, text: str) -> object:
+    """Parse a value typed by a user (CLI, my.cnf style): ints with K/M/G suffixes, ON/OFF.
+
+    Raises:
+        ValueError: naming the knob and what it accepts. Nothing is ever evaluated.
+    """
+    p = get(name)
+    s = str(text).strip()
+    if p.kind == "bool":
+        if s.lower() in _TRUE:
+            return True
+        if s.lower() in _FALSE:
+            return False
+        raise ValueError(f"{name}={text!r} is not a boolean; use ON or OFF")
+    if p.kind == "enum":
+        return s
+    mult = 1
+    if s and s[-1].lower() in _SUFFIX and p.kind == "int":
+        mult = _SUFFIX[s[-1].lower()]
+        s = s[:-1]
+    try:
+        num = float(s)
+    except ValueError:
+        raise ValueError(f"{name}={text!r} is not a number; it must be {p.range_text()}"
+                         f"{' ' + p.unit if p.unit else ''}") from None
+    num *= mult
+    if p.kind == "int":
+        if not num.is_integer():
+            raise ValueError(f"{name}={text!r} is not a whole number; it must be "
+                             f"{p.range_text()}")
+        return int(num)
+    return num
+
+
+def check_value(p: Param, value: object) -> object:
+    """Check one value against its Param; return it normalised (int, float, bool or str)."""
+    if p.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str):
+            return parse_value(p.name, value)
+        raise ValueError(f"{p.name}={value!r} is not valid; it must be ON or OFF")
+    if p.kind == "enum":
+        s = str(value).upper() if p.name == "innodb_doublewrite" else str(value)
+        if s not in p.choices:
+            raise ValueError(f"{p.name}={value!r} is not valid; it must be {p.range_text()}")
+        return int(s) if p.name == "innodb_page_size" else s
+    if isinstance(value, str):
+        value = parse_value(p.name, value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{p.name}={value!r} is not a number; it must be {p.range_text()}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{p.name}={value!r} must be {p.range_text()}")
+    if p.kind == "int":
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise ValueError(f"{p.name}={value!r} must be a whole number "
+                                 f"{p.range_text()}")
+            value = int(value)
+    else:
+        value = float(value)
+    if value < p.min or value > p.max:
+        raise ValueError(f"{p.name}={_fmt(value)} is out of range: it must be "
+                         f"{p.range_text()}{' ' + p.unit if p.unit else ''}")
+    return value
+
+
+def _warn(msg: str) -> None:
+    warnings.warn(msg, FlushsimWarning, stacklevel=4)
+
+
+def validate(engine: str, values: Mapping[str, object]) -> dict[str, object]:
+    """Resolve defaults and check every knob; return the full value set for `engine`.
+
+    Applies the server's cross-knob rules at startup (with a FlushsimWarning where the server
+    adjusts a value and logs a warning) and the simulator's own size limits.
+
+    Raises:
+        ValueError: naming the knob and its valid range, for any bad or unknown value.
+    """
+    check_engine(engine)
+    mine = {p.name: p for p in for_engine(engine)}
+    for name in values:
+        if name not in mine:
+            if name in BY_NAME:
+                raise ValueError(f"{name} is not a {engine} setting")
+            raise ValueError(unknown_message(name))
+    out: dict[str, object] = {}
+    derived: list[Param] = []
+    for p in mine.values():
+        if p.name in values:
+            out[p.name] = check_value(p, values[p.name])
+        elif isinstance(p.default, Callable):
+            derived.append(p)
+        else:
+            out[p.name] = p.default
+    for p in derived:
+        out[p.name] = check_value(p, p.default(out))
+    _apply_startup_rules(out, set(values))
+    return out
+
+
+def _apply_startup_rules(v: dict[str, object], given: set[str]) -> None:
+    # innodb_redo_log_capacity unset but the 8.0.30-deprecated pair given: 8.0.30 uses
+    # innodb_log_file_size * innodb_log_files_in_group as the capacity.
+    if "innodb_redo_log_capacity" not in given and (
+        "innodb_log_file_size" in given or "innodb_log_files_in_group" in given
+    ):
+        cap = int(v["innodb_log_file_size"]) * int(v["innodb_log_files_in_group"])
+        v["innodb_redo_log_capacity"] = min(max(cap, 8 * MiB), 128 * GiB)
+    if int(v["innodb_io_capacity_max"]) < int(v["innodb_io_capacity"]):
+        _warn(
+            "innodb_io_capacity cannot be set higher than innodb_io_capacity_max. Setting "
+            f"innodb_io_capacity to {v['innodb_io_capacity_max']} (the server's startup rule)"
+        )
+        v["innodb_io_capacity"] = v["innodb_io_capacity_max"]
+    if float(v["innodb_max_dirty_pages_pct_lwm"]) > float(v["innodb_max_dirty_pages_pct"]):
+        _warn(
+            "innodb_max_dirty_pages_pct_lwm cannot be set higher than "
+            "innodb_max_dirty_pages_pct. Setting innodb_max_dirty_page_pct_lwm to "
+            f"{float(v['innodb_max_dirty_pages_pct']):f}"
+        )
+        v["innodb_max_dirty_pages_pct_lwm"] = v["innodb_max_dirty_pages_pct"]
+    inst = int(v["innodb_buffer_pool_instances"])
+    if int(v["innodb_page_cleaners"]) > inst:
+        # The server silently caps the cleaner count at the instance count.
+        v["innodb_page_cleaners"] = inst
+    page = int(v["innodb_page_size"])
+    pages = int(v["innodb_buffer_pool_size"]) // page
+    if pages > SIM_MAX_POOL_PAGES:
+        raise ValueError(
+            f"innodb_buffer_pool_size={v['innodb_buffer_pool_size']:,} is {pages:,} pages; "
+            f"flushsim simulates at most {SIM_MAX_POOL_PAGES:,} pages "
+            f"({SIM_MAX_POOL_PAGES * page // GiB} GiB at innodb_page_size={page})"
+        )
+    if pages // inst < 512:
+        raise ValueError(
+            f"innodb_buffer_pool_size={v['innodb_buffer_pool_size']:,} gives {pages // inst} "
+            f"pages per instance; flushsim needs at least 512 per instance (lower "
+            f"innodb_buffer_pool_instances, now {inst})"
+        )
+    table_pages = -(-int(v["table_rows"]) // int(v["rows_per_page"]))
+    if table_pages > SIM_MAX_TABLE_PAGES:
+        raise ValueError(
+            f"table_rows / rows_per_page = {table_pages:,} pages; flushsim handles at most "
+            f"{SIM_MAX_TABLE_PAGES:,} table pages"
+        )
+    if v["workload"] == "zipf" and int(v["table_rows"]) > SIM_MAX_ZIPF_ROWS:
+        raise ValueError(
+            f"table_rows={int(v['table_rows']):,}: the zipf workload supports at most "
+            f"{SIM_MAX_ZIPF_ROWS:,} rows"
+        )
+    if int(v["hot_rows"]) > int(v["table_rows"]):
+        raise ValueError(
+            f"hot_rows={int(v['hot_rows']):,} must be between 1 and table_rows "
+            f"({int(v['table_rows']):,})"
+        )
+
+
+def runtime_set(engine: str, current: Mapping[str, object], name: str,
+                value: object) -> dict[str, object]:
+    """Apply `SET GLOBAL name = value` to a resolved value set, with the server's runtime rules.
+
+    Returns the changed knobs (one, or two when the server adjusts a partner knob).
+
+    Raises:
+        ValueError: unknown knob, a knob the engine lacks, a static knob, or a bad value.
+    """
+    p = get(name)
+    if engine not in p.engines:
+        raise ValueError(f"{name} is not a {engine} setting")
+    if not p.dynamic:
+        raise ValueError(f"{name} cannot be changed while the server runs (it is not dynamic)")
+    value = check_value(p, value)
+    changes: dict[str, object] = {name: value}
+    if name == "innodb_io_capacity" and value > int(current["innodb_io_capacity_max"]):
+        # innodb_io_capacity_update: raising io_capacity above the max raises the max too.
+        _warn(f"Setting innodb_io_capacity to {value} higher than innodb_io_capacity_max "
+              f"{current['innodb_io_capacity_max']}; setting innodb_max_io_capacity to {value}")
+        changes["innodb_io_capacity_max"] = value
+    if name == "innodb_io_capacity_max" and value < int(current["innodb_io_capacity"]):
+        # innodb_io_capacity_max_update: lowering the max below io_capacity lowers it too.
+        _warn(f"Setting innodb_io_capacity_max {value} lower than innodb_io_capacity "
+              f"{current['innodb_io_capacity']}; setting innodb_io_capacity to {value}")
+        changes["innodb_io_capacity"] = value
+    if name == "innodb_max_dirty_pages_pct_lwm" and value > float(
+        current["innodb_max_dirty_pages_pct"]
+    ):
+        _warn("innodb_max_dirty_pages_pct_lwm cannot be set higher than "
+              "innodb_max_dirty_pages_pct; setting it to innodb_max_dirty_pages_pct")
+        changes[name] = float(current["innodb_max_dirty_pages_pct"])
+    if name == "innodb_max_dirty_pages_pct" and value < float(
+        current["innodb_max_dirty_pages_pct_lwm"]
+    ):
+        _warn("innodb_max_dirty_pages_pct_lwm cannot be higher than innodb_max_dirty_pages_pct; "
+              f"setting innodb_max_dirty_pages_pct_lwm to {value:f}")
+        changes["innodb_max_dirty_pages_pct_lwm"] = value
+    return changes

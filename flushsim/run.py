@@ -1,0 +1,200 @@
+"""simulate(): Scenario in, Run out. A Run holds the per-second series as a polars DataFrame.
+
+Column names are InnoDB's own metric names (INNODB_METRICS / SHOW GLOBAL STATUS), so a
+recording from a real server lines up column for column; quantities InnoDB does not report
+carry a `sim_` prefix. Gauges are end-of-second values, counters per-second deltas, and row k
+covers the second that ends at `time_s` = k + 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .kernels import layout
+from .scenario import Scenario, encode
+
+# Columns that are not whole numbers; every other column is an integer count or gauge.
+FLOAT_COLUMNS = frozenset({
+    "buffer_flush_avg_page_rate", "buffer_flush_lsn_avg_rate", "sim_redo_wait_ms",
+    "sim_free_wait_ms", "rkB_s", "wkB_s", "aqu_sz", "r_await_ms", "w_await_ms", "util_pct",
+    "sim_fsync_latency_ms", "sim_trx_latency_p99_ms", "sim_trx_latency_max_ms",
+})
+
+KERNELS = ("numba", "reference")
+
+
+@dataclass(frozen=True)
+class KernelInputs:
+    """Everything the kernel (or its twin) takes, as plain arrays and numbers."""
+
+    knobs: np.ndarray
+    seconds: int
+    n_threads_max: int
+    table_pages: int
+    seed: int
+    zipf_cdf: np.ndarray
+    scatter: int
+    tl_time: np.ndarray
+    tl_kind: np.ndarray
+    tl_knob: np.ndarray
+    tl_value: np.ndarray
+
+    def args(self) -> tuple:
+        """Positional arguments of simulate_kernel."""
+        return (self.knobs, self.seconds, self.n_threads_max, self.table_pages, self.seed,
+                self.zipf_cdf, self.scatter, self.tl_time, self.tl_kind, self.tl_knob,
+                self.tl_value)
+
+
+def _scatter_for(rows: int) -> int:
+    # A prime multiplier coprime with the row count spreads hot/zipf rows over the table.
+    for p in (1_000_003, 1_000_033, 1_000_037, 1_000_039):
+        if rows % p:
+            return p
+    raise AssertionError("unreachable: four distinct primes cannot all divide rows")
+
+
+def zipf_cdf(rows: int, theta: float) -> np.ndarray:
+    """Cumulative probabilities of ranks 1..rows under Zipf(theta)."""
+    w = np.arange(1, rows + 1, dtype=np.float64) ** -theta
+    cdf = np.cumsum(w)
+    cdf /= cdf[-1]
+    return cdf
+
+
+def kernel_inputs(scenario: Scenario) -> KernelInputs:
+    """Translate a validated Scenario into kernel arrays (no numba involved)."""
+    v = scenario.values
+    knobs = np.zeros(layout.N_KNOBS, dtype=np.float64)
+    for name, idx in layout.KNOB_INDEX.items():
+        knobs[idx] = encode(name, v[name])
+    rows = int(v["table_rows"])
+    table_pages = -(-rows // int(v["rows_per_page"]))
+    uses_zipf = v["workload"] == "zipf" or any(
+        k == "workload" and val == "zipf" for _, _, k, val in scenario.changes)
+    cdf = zipf_cdf(rows, float(v["zipf_theta"])) if uses_zipf else np.ones(1)
+    threads = [int(v["threads"])] + [int(val) for _, _, k, val in scenario.changes
+                                     if k == "threads"]
+    kinds = {"set": layout.TL_SET, "stop_workload": layout.TL_WORKLOAD_STOP,
+             "start_workload": layout.TL_WORKLOAD_START}
+    ch = scenario.changes
+    return KernelInputs(
+        knobs=knobs,
+        seconds=scenario.seconds,
+        n_threads_max=max(threads),
+        table_pages=table_pages,
+        seed=scenario.seed,
+        zipf_cdf=cdf,
+        scatter=_scatter_for(rows),
+        tl_time=np.array([int(round(t * 1e6)) for t, _, _, _ in ch], dtype=np.int64),
+        tl_kind=np.array([kinds[a] for _, a, _, _ in ch], dtype=np.int64),
+        tl_knob=np.array([layout.KNOB_INDEX.get(k, -1) for _, _, k, _ in ch], dtype=np.int64),
+        tl_value=np.array([encode(k, val) if k else 0.0 for _, _, k, val in ch],
+                          dtype=np.float64),
+    )
+
+
+def latency_quantiles(hist: np.ndarray, q: float) -> np.ndarray:
+    """Per-second latency quantile (ms) from the bucket counts; NaN where no transaction."""
+    upper = np.array([_bucket_upper_us(b) for b in range(hist.shape[1])], dtype=np.float64)
+    counts = hist.sum(axis=1)
+    cum = np.cumsum(hist, axis=1)
+    out = np.full(hist.shape[0], np.nan)
+    for s in np.nonzero(counts)[0]:
+        k = int(np.searchsorted(cum[s], q * counts[s], side="left"))
+        out[s] = upper[k] / 1000.0
+    return out
+
+
+def _bucket_upper_us(b: int) -> float:
+    if b < 8:
+        return float(b)
+    msb, sub = divmod(b, 8)
+    return float(((8 + sub + 1) << (msb - 3)) - 1) if msb >= 3 else float(b)
+
+
+def series_frame(out: np.ndarray, hist: np.ndarray) -> pl.DataFrame:
+    """The per-second table of a run, from the kernel's raw arrays."""
+    out = out.copy()
+    c = layout.COL
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for await_col, n_col in (("r_await_ms", "r_s"), ("w_await_ms", "w_s"),
+                                 ("sim_fsync_latency_ms", "sim_fsyncs")):
+            n = out[:, c[n_col]]
+            out[:, c[await_col]] = np.where(n > 0, out[:, c[await_col]] / n, 0.0)
+    out[:, c["util_pct"]] = np.minimum(out[:, c["util_pct"]], 100.0)
+    data = {}
+    for name in layout.COLUMNS:
+        col = out[:, c[name]]
+        data[name] = col if name in FLOAT_COLUMNS else np.rint(col).astype(np.int64)
+    data["sim_trx_latency_p99_ms"] = latency_quantiles(hist, 0.99)
+    data["sim_trx_latency_max_ms"] = latency_quantiles(hist, 1.0)
+    return pl.DataFrame(data)
+
+
+@dataclass(frozen=True)
+class Run:
+    """A finished simulation: the scenario, the per-second series and raw latency histogram."""
+
+    scenario: Scenario
+    series: pl.DataFrame
+    latency_hist: np.ndarray
+    kernel: str = "numba"
+
+    def summary(self) -> dict[str, float]:
+        """Headline figures of the whole run (means are per second)."""
+        s = self.series
+        flushed = (s["buffer_LRU_batch_flush_total_pages"].sum()
+                   + s["buffer_flush_batch_total_pages"].sum()
+                   + s["sim_single_page_flushes"].sum())
+        updates = s["dml_updates"].sum()
+        return {
+            "seconds": float(s.height),
+            "tps_mean": float(s["sim_tps"].mean()),
+            "pages_flushed_total": float(flushed),
+            "updates_per_page_flushed": float(updates / flushed) if flushed else float("inf"),
+            "wait_free_total": float(s["buffer_pool_wait_free"].sum()),
+            "dirty_pages_max": float(s["buffer_pool_pages_dirty"].max()),
+        }
+
+    def write(self, path: str | Path) -> Path:
+        """Save the series as .parquet or .csv (by the file's suffix)."""
+        path = Path(path)
+        if path.suffix == ".parquet":
+            self.series.write_parquet(path)
+        elif path.suffix == ".csv":
+            self.series.write_csv(path)
+        else:
+            raise ValueError(f"output file {str(path)!r} must end in .csv or .parquet")
+        return path
+
+
+def simulate(scenario: Scenario, *, seconds: int | None = None, seed: int | None = None,
+             kernel: str = "numba") -> Run:
+    """Run `scenario` (optionally with another length in seconds or seed) and return a Run.
+
+    `kernel="reference"` runs the pure-Python twin instead of numba: same numbers, far slower.
+    """
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"simulate() takes a Scenario, not {type(scenario).__name__}")
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel={kernel!r} must be one of {', '.join(KERNELS)}")
+    changes = {}
+    if seconds is not None:
+        changes["seconds"] = seconds
+    if seed is not None:
+        changes["seed"] = seed
+    if changes:
+        scenario = scenario.replace(**changes)
+    inputs = kernel_inputs(scenario)
+    if kernel == "numba":
+        from .kernels.sim import simulate_kernel
+    else:
+        from .kernels.reference import simulate_kernel
+    out, hist = simulate_kernel(*inputs.args())
+    return Run(scenario=scenario, series=series_frame(out, hist), latency_hist=hist,
+               kernel=kernel)

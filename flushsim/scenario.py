@@ -1,0 +1,181 @@
+"""Scenario: the knobs, a timeline of events, the length of the run and its seed.
+
+A Scenario holds only the knobs a user set; every other knob takes its engine default
+(`params.validate`). Knobs are one flat mapping rather than separate Server / Workload /
+Storage dataclasses (DESIGN.md) because the spec in `params.py` already groups them, and a flat
+mapping is what `my.cnf`, `SET GLOBAL`, the CLI's `--set` and the explorer's sliders all speak.
+Everything is validated when the Scenario is built, before any numba code runs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from . import params
+
+ACTIONS = ("set", "stop_workload", "start_workload")
+MAX_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happens at `at` seconds: a `SET GLOBAL`, or the workload stops/starts."""
+
+    at: float
+    action: str = "set"
+    knobs: tuple[tuple[str, object], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise ValueError(f"timeline action {self.action!r} must be one of {', '.join(ACTIONS)}")
+        if isinstance(self.knobs, Mapping):
+            object.__setattr__(self, "knobs", tuple(self.knobs.items()))
+        try:
+            at = float(self.at)
+        except (TypeError, ValueError):
+            raise ValueError(f"timeline time {self.at!r} is not a number of seconds") from None
+        if not 0 <= at <= MAX_SECONDS:
+            raise ValueError(f"timeline time {at} must be between 0 and {MAX_SECONDS} seconds")
+        object.__setattr__(self, "at", at)
+        if self.action == "set" and not self.knobs:
+            raise ValueError(f"timeline event at {at} s sets no knob")
+
+    def describe(self) -> str:
+        """One line, as in a lesson: 'at 30 s: SET GLOBAL innodb_io_capacity=300'."""
+        if self.action == "set":
+            body = ", ".join(f"{k}={v}" for k, v in self.knobs)
+            return f"at {self.at:g} s: SET GLOBAL {body}"
+        return f"at {self.at:g} s: {self.action.replace('_', ' ')}"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A complete, validated what-if: engine, knobs, timeline, duration (seconds) and seed."""
+
+    knobs: Mapping[str, object] = field(default_factory=dict)
+    engine: str = params.MYSQL80
+    timeline: tuple[Event, ...] = ()
+    seconds: int = 60
+    seed: int = 1
+    name: str = ""
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        params.check_engine(self.engine)
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, int) or not (
+            1 <= self.seconds <= MAX_SECONDS
+        ):
+            raise ValueError(f"seconds={self.seconds!r} must be a whole number between 1 and "
+                             f"{MAX_SECONDS}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not (
+            0 <= self.seed < 2**63
+        ):
+            raise ValueError(f"seed={self.seed!r} must be a whole number between 0 and 2**63-1")
+        knobs = dict(self.knobs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", params.FlushsimWarning)
+            values = params.validate(self.engine, knobs)
+        events = tuple(sorted((e if isinstance(e, Event) else Event(**e) for e in self.timeline),
+                              key=lambda e: e.at))
+        tl = _compile_timeline(self.engine, values, events, self.seconds)
+        object.__setattr__(self, "knobs", MappingProxyType(knobs))
+        object.__setattr__(self, "timeline", events)
+        object.__setattr__(self, "_values", MappingProxyType(values))
+        object.__setattr__(self, "_timeline_changes", tl)
+        object.__setattr__(self, "_warnings", tuple(str(w.message) for w in caught))
+        for w in caught:
+            warnings.warn(w.message, params.FlushsimWarning, stacklevel=3)
+
+    # ------------------------------------------------------------------ reading
+    def __getitem__(self, name: str) -> object:
+        """The resolved value of a knob (the user's, or the engine default)."""
+        if name not in self._values:
+            raise KeyError(params.unknown_message(name))
+        return self._values[name]
+
+    @property
+    def values(self) -> Mapping[str, object]:
+        """Every knob of the engine, resolved."""
+        return self._values
+
+    @property
+    def adjustments(self) -> tuple[str, ...]:
+        """Warnings of values the server would adjust (e.g. io_capacity above its max)."""
+        return self._warnings
+
+    @property
+    def changes(self) -> tuple[tuple[float, str, str, object], ...]:
+        """The timeline as (seconds, action, knob, value) after the server's runtime rules."""
+        return self._timeline_changes
+
+    # ------------------------------------------------------------------ changing
+    def replace(self, **changes: object) -> Scenario:
+        """A copy with knobs or fields changed: `sc.replace(innodb_io_capacity=300, seed=2)`."""
+        fields = {}
+        knobs = dict(self.knobs)
+        for key, value in changes.items():
+            if key in ("engine", "timeline", "seconds", "seed", "name", "description"):
+                fields[key] = value
+            else:
+                params.get(key)  # unknown names fail here with a suggestion
+                knobs[key] = value
+        return Scenario(knobs=knobs, engine=fields.get("engine", self.engine),
+                        timeline=fields.get("timeline", self.timeline),
+                        seconds=fields.get("seconds", self.seconds),
+                        seed=fields.get("seed", self.seed), name=fields.get("name", self.name),
+                        description=fields.get("description", self.description))
+
+    def at(self, seconds: float, **knobs: object) -> Scenario:
+        """A copy with `SET GLOBAL knobs` at `seconds`."""
+        return self.replace(timeline=(*self.timeline, Event(seconds, "set", tuple(knobs.items()))))
+
+    def stop_workload(self, seconds: float) -> Scenario:
+        """A copy in which the workload stops at `seconds`."""
+        return self.replace(timeline=(*self.timeline, Event(seconds, "stop_workload")))
+
+    def start_workload(self, seconds: float) -> Scenario:
+        """A copy in which the workload (re)starts at `seconds`."""
+        return self.replace(timeline=(*self.timeline, Event(seconds, "start_workload")))
+
+    def describe(self) -> str:
+        """Several lines: name, what differs from the defaults, the timeline."""
+        lines = [self.name or "scenario", f"engine: {self.engine}, {self.seconds} s, "
+                 f"seed {self.seed}"]
+        lines += [f"  {k} = {v}" for k, v in self.knobs.items()]
+        lines += [f"  {e.describe()}" for e in self.timeline]
+        return "\n".join(lines)
+
+
+def _compile_timeline(engine: str, values: Mapping[str, object], events: Iterable[Event],
+                      seconds: int) -> tuple[tuple[float, str, str, object], ...]:
+    current = dict(values)
+    out: list[tuple[float, str, str, object]] = []
+    for ev in events:
+        if ev.action != "set":
+            out.append((ev.at, ev.action, "", 0))
+            continue
+        for name, value in ev.knobs:
+            try:
+                changed = params.runtime_set(engine, current, name, value)
+            except ValueError as exc:
+                raise ValueError(f"timeline at {ev.at:g} s: {exc}") from None
+            current.update(changed)
+            for k, v in changed.items():
+                out.append((ev.at, "set", k, v))
+    return tuple(out)
+
+
+def encode(name: str, value: object) -> float:
+    """A knob value as the kernel's float (booleans 0/1, enums by their code)."""
+    from .kernels import layout
+
+    if name == "workload":
+        return float(layout.WORKLOADS.index(str(value)))
+    if name == "innodb_doublewrite":
+        return float(layout.DOUBLEWRITE[str(value)])
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    return float(value)  # type: ignore[arg-type]
