@@ -1,5 +1,8 @@
-"""Seed 004 (Percona): with ~45,000 dirty pages and no load, idle flushing writes
-innodb_io_capacity pages per second: 300, 200 and 100 in turn (tolerance 5 %, the issue's)."""
+"""Seed 004 (Percona): idle flushing writes innodb_io_capacity pages per second.
+
+With about 45,000 dirty pages and no load, the rate is 300, 200 and 100 pages/s in turn
+(tolerance 5 %, the issue's).
+"""
 
 import polars as pl
 import pytest

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import flushsim as fs
-from flushsim.kernels import cleaner, layout as L, pool, sim
+from flushsim.kernels import cleaner, pool, sim
+from flushsim.kernels import layout as L
 from flushsim.run import kernel_inputs
 
 pytestmark = pytest.mark.kernel

@@ -1,0 +1,1 @@
+"""numba kernels (arrays in, arrays out) and their pure-Python twin."""

@@ -1,11 +1,17 @@
 """The device: one FIFO queue that serves reads, writes and fsyncs, and the write-completion ring.
 
 Simplifications (the storage issue refines them; keep this module replaceable):
-- One queue: each I/O occupies the device for max(1/device_iops, bytes/bandwidth) and completes
-  a fixed latency after its service ends; an fsync completes device_fsync_latency_us after all
-  earlier I/O has been served and does not occupy the queue.
+- Each I/O occupies the device for max(1/device_iops, bytes/bandwidth) and completes a fixed
+  latency after its service ends. Reads and writes have their own FIFO; a read takes device
+  time from the writes (they are pushed back) but never waits behind queued writes, as on an
+  NVMe device with separate submission queues. The page cleaner dispatches a whole batch at
+  once, partly ahead of the clock, and a single FIFO would make reads wait for writes that in
+  reality would not have been submitted yet.
+- An fsync is issued after the write it makes durable has completed and takes
+  device_fsync_latency_us; it does not wait for other files' queued writes (O_DIRECT data files)
+  and does not occupy the queue.
 - iostat figures are attributed to the second in which an I/O is submitted.
-- Because service starts are monotone and the write latency is fixed, asynchronous writes
+- Because write service starts are monotone and the write latency is fixed, asynchronous writes
   complete in submission order, so their completions sit in a FIFO ring.
 """
 
@@ -25,6 +31,7 @@ from .layout import (
     C_W_S,
     C_WKB,
     G_DEV_BUSY,
+    G_DEV_BUSY_READ,
     G_RING_HEAD,
     G_RING_TAIL,
     K_DEV_BW,
@@ -46,13 +53,18 @@ def _second(out, t):
 @njit(cache=True)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
-    start = max(now, g[G_DEV_BUSY])
     per_op = 1e6 / knobs[K_DEV_IOPS]
     per_byte = nbytes / (knobs[K_DEV_BW] * 1e6) * 1e6
     service = int(max(per_op, per_byte) + 0.5)
     if service < 1:
         service = 1
-    g[G_DEV_BUSY] = start + service
+    if is_write:
+        start = max(now, g[G_DEV_BUSY])
+        g[G_DEV_BUSY] = start + service
+    else:
+        start = max(now, g[G_DEV_BUSY_READ])
+        g[G_DEV_BUSY_READ] = start + service
+        g[G_DEV_BUSY] = max(g[G_DEV_BUSY], now) + service
     lat = knobs[K_DEV_WLAT] if is_write else knobs[K_DEV_RLAT]
     done = start + service + int(lat + 0.5)
     s = _second(out, now)
@@ -73,8 +85,8 @@ def submit(g, knobs, out, now, nbytes, is_write):
 
 @njit(cache=True)
 def fsync(g, knobs, out, now):
-    """An fsync issued at `now`: completes after queued I/O is served plus the fsync latency."""
-    done = max(now, g[G_DEV_BUSY]) + int(knobs[K_DEV_FSYNC] + 0.5)
+    """An fsync issued at `now` (us): completes device_fsync_latency_us later."""
+    done = now + int(knobs[K_DEV_FSYNC] + 0.5)
     s = _second(out, now)
     if s >= 0:
         out[s, C_FSYNCS] += 1

@@ -110,10 +110,10 @@ from .layout import (
     L_IO_DONE,
     L_OLDEST,
     LOG_START_LSN,
+    N_COLS,
     N_FRAME_I32,
     N_FRAME_I64,
     N_G,
-    N_COLS,
     N_GF,
     N_INST,
     NIL,
@@ -293,10 +293,10 @@ def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
 
 @njit(cache=True)
 def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t):
-    """buf_flush_single_page_from_LRU: free the first clean tail page, or write the first
-    dirty one synchronously (doublewrite write + fsync, data write + fsync) and free it.
+    """buf_flush_single_page_from_LRU: free the first clean tail page, or write the first dirty one.
 
-    Returns (freed, time the user thread continues).
+    The write is synchronous: doublewrite write + fsync, data write + fsync, then the frame is
+    freed. Returns (freed, time the user thread continues).
     """
     ratio = old_ratio(knobs[K_OLD_PCT])
     page = int(knobs[K_PAGE_SIZE])

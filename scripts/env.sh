@@ -1,0 +1,28 @@
+# Sourced by explorer.sh and test.sh: a project venv with everything installed, idempotent.
+# - .venv/ in the checkout, created with the machine's python3 (3.11 or newer);
+# - `pip install -e '.[all]'` again only when pyproject.toml changed;
+# - numba's cache in .numba_cache/<hash of the kernel sources>: numba does not notice a change
+#   in a called function of another module, so a new hash means a fresh cache.
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PY="${PYTHON:-python3}"
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "flushsim needs Python 3.11 or newer as '$PY' (set PYTHON=/path/to/python3.11)" >&2
+    return 1 2>/dev/null || exit 1
+fi
+if [ ! -x "$REPO/.venv/bin/python" ]; then
+    echo "creating $REPO/.venv" >&2
+    "$PY" -m venv "$REPO/.venv"
+fi
+# shellcheck disable=SC1091
+source "$REPO/.venv/bin/activate"
+stamp="$REPO/.venv/.flushsim-installed"
+want="$(sha256sum "$REPO/pyproject.toml" | cut -c1-16)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "installing flushsim and its dependencies into .venv (about a minute)" >&2
+    python -m pip install --quiet --upgrade pip
+    python -m pip install --quiet -e "$REPO[all]"
+    echo "$want" > "$stamp"
+fi
+kernels="$(cat "$REPO"/flushsim/kernels/*.py | sha256sum | cut -c1-12)"
+export NUMBA_CACHE_DIR="$REPO/.numba_cache/$kernels"
+export BOKEH_RESOURCES="${BOKEH_RESOURCES:-inline}"
