@@ -23,12 +23,21 @@ import flushsim as fs  # noqa: E402
 
 # Cache-resident: 1 GiB pool (65,536 frames), a table that fits, OLTP-like mix.
 SMALL = fs.Scenario(
-    knobs={"innodb_buffer_pool_size": "1G", "table_rows": 3_000_000, "write_pct": 20,
-           "threads": 16, "rows_per_trx": 10, "innodb_redo_log_capacity": "8G"},
-    seconds=20, name="bench-64k-frames")
+    knobs={
+        "innodb_buffer_pool_size": "1G",
+        "table_rows": 3_000_000,
+        "write_pct": 20,
+        "threads": 16,
+        "rows_per_trx": 10,
+        "innodb_redo_log_capacity": "8G",
+    },
+    seconds=20,
+    name="bench-64k-frames",
+)
 # Memory-bound: 16 GiB pool (1,048,576 frames), a table 1.5x the pool.
-LARGE = SMALL.replace(innodb_buffer_pool_size="16G", table_rows=107_000_000, seconds=5,
-                      name="bench-1m-frames")
+LARGE = SMALL.replace(
+    innodb_buffer_pool_size="16G", table_rows=107_000_000, seconds=5, name="bench-1m-frames"
+)
 
 
 def _rate(scenario: fs.Scenario, kernel: str, repeat: int) -> tuple[float, float, int]:
@@ -71,8 +80,13 @@ def main() -> int:
     }
     if not args.quick:
         rate, secs, n = _rate(LARGE, "numba", 1)
-        result.update({"kernel_page_accesses_per_s_1m_frames": rate,
-                       "kernel_seconds_1m_frames": secs, "kernel_page_accesses_1m_frames": n})
+        result.update(
+            {
+                "kernel_page_accesses_per_s_1m_frames": rate,
+                "kernel_seconds_1m_frames": secs,
+                "kernel_page_accesses_1m_frames": n,
+            }
+        )
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     return 0

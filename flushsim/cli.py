@@ -16,14 +16,20 @@ from .run import simulate
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m flushsim",
-                                description="Simulate InnoDB page flushing.")
+    p = argparse.ArgumentParser(
+        prog="python -m flushsim", description="Simulate InnoDB page flushing."
+    )
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("presets", help="list the named scenarios")
     run = sub.add_parser("run", help="simulate a preset and write one row per second")
     run.add_argument("preset", help="preset name (see `presets`)")
-    run.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE",
-                     help="override a knob, e.g. --set innodb_io_capacity=300 (repeatable)")
+    run.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KNOB=VALUE",
+        help="override a knob, e.g. --set innodb_io_capacity=300 (repeatable)",
+    )
     run.add_argument("--seconds", type=int, help="simulated seconds")
     run.add_argument("--seed", type=int, help="random seed")
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
@@ -61,11 +67,21 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"wrote {run.series.height} rows x {run.series.width} columns to {path}")
     else:
         with _wide():
-            print(run.series.select([
-                "time_s", "buffer_pool_pages_free", "buffer_pool_pages_dirty", "sim_tps",
-                "buffer_LRU_batch_flush_total_pages", "buffer_flush_adaptive_total_pages",
-                "buffer_flush_background_total_pages", "buffer_flush_sync_total_pages",
-                "buffer_pool_wait_free"]))
+            print(
+                run.series.select(
+                    [
+                        "time_s",
+                        "buffer_pool_pages_free",
+                        "buffer_pool_pages_dirty",
+                        "sim_tps",
+                        "buffer_LRU_batch_flush_total_pages",
+                        "buffer_flush_adaptive_total_pages",
+                        "buffer_flush_background_total_pages",
+                        "buffer_flush_sync_total_pages",
+                        "buffer_pool_wait_free",
+                    ]
+                )
+            )
     return 0
 
 
@@ -79,13 +95,15 @@ def _cmd_knobs(engine: str) -> int:
     import polars as pl
 
     rows = params.for_engine(engine)
-    table = pl.DataFrame({
-        "knob": [p.name for p in rows],
-        "default": [p.default_doc or str(p.default) for p in rows],
-        "range": [p.range_text() for p in rows],
-        "unit": [p.unit for p in rows],
-        "dynamic": [p.dynamic for p in rows],
-    })
+    table = pl.DataFrame(
+        {
+            "knob": [p.name for p in rows],
+            "default": [p.default_doc or str(p.default) for p in rows],
+            "range": [p.range_text() for p in rows],
+            "unit": [p.unit for p in rows],
+            "dynamic": [p.dynamic for p in rows],
+        }
+    )
     with _wide():
         print(table)
     return 0

@@ -106,108 +106,415 @@ _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
 
 PARAMS: tuple[Param, ...] = (
     # ---------------------------------------------------------------- buffer pool
-    Param("innodb_buffer_pool_size", 128 * MiB, 5 * MiB, U64_MAX, "bytes",
-          "Size of the buffer pool.", dynamic=False, source=_MAN),
-    Param("innodb_buffer_pool_instances", _default_instances, 1, 64, "instances",
-          "Independent LRU / free / flush lists; one page-cleaner slot each.", dynamic=False,
-          source=_MAN, default_doc="8, or 1 if the pool is smaller than 1 GiB"),
-    Param("innodb_page_size", 16384, None, None, "bytes", "Page size.", kind="enum",
-          choices=("4096", "8192", "16384", "32768", "65536"), dynamic=False, source=_MAN),
-    Param("innodb_old_blocks_pct", 37, 5, 95, "%",
-          "Share of the LRU list kept as the old sublist (midpoint insertion).", source=_MAN),
-    Param("innodb_old_blocks_time", 1000, 0, U32_MAX, "ms",
-          "A page in the old sublist is made young only if accessed this long after its first "
-          "access.", source=_MAN),
+    Param(
+        "innodb_buffer_pool_size",
+        128 * MiB,
+        5 * MiB,
+        U64_MAX,
+        "bytes",
+        "Size of the buffer pool.",
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_buffer_pool_instances",
+        _default_instances,
+        1,
+        64,
+        "instances",
+        "Independent LRU / free / flush lists; one page-cleaner slot each.",
+        dynamic=False,
+        source=_MAN,
+        default_doc="8, or 1 if the pool is smaller than 1 GiB",
+    ),
+    Param(
+        "innodb_page_size",
+        16384,
+        None,
+        None,
+        "bytes",
+        "Page size.",
+        kind="enum",
+        choices=("4096", "8192", "16384", "32768", "65536"),
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_old_blocks_pct",
+        37,
+        5,
+        95,
+        "%",
+        "Share of the LRU list kept as the old sublist (midpoint insertion).",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_old_blocks_time",
+        1000,
+        0,
+        U32_MAX,
+        "ms",
+        "A page in the old sublist is made young only if accessed this long after its first "
+        "access.",
+        source=_MAN,
+    ),
     # ---------------------------------------------------------------- page cleaner
-    Param("innodb_page_cleaners", _default_page_cleaners, 1, 64, "threads",
-          "Page cleaner threads (capped at innodb_buffer_pool_instances).", dynamic=False,
-          source=_MAN, default_doc="4 (capped at innodb_buffer_pool_instances)"),
-    Param("innodb_io_capacity", 200, 100, U64_MAX, "pages/s",
-          "Budget of background flush-list flushing; idle flushing runs at this rate.",
-          source=_MAN),
-    Param("innodb_io_capacity_max", _default_io_capacity_max, 100, U64_MAX, "pages/s",
-          "Cap on adaptive flushing. LRU flushing ignores it.", source=_MAN,
-          default_doc="2 x innodb_io_capacity, at least 2000"),
-    Param("innodb_lru_scan_depth", 1024, 100, U64_MAX, "pages",
-          "Per instance and page-cleaner round: LRU batch size and free-list target.",
-          source=_MAN),
-    Param("innodb_max_dirty_pages_pct", 90.0, 0.0, 99.999, "%",
-          "High-water mark of dirty pages.", kind="float", source=_MAN),
-    Param("innodb_max_dirty_pages_pct_lwm", 10.0, 0.0, 99.999, "%",
-          "Dirty-page share where adaptive preflushing starts (0 disables it).", kind="float",
-          source=_MAN),
-    Param("innodb_adaptive_flushing", True, None, None, "", "Flush by redo age as well as by "
-          "dirty-page share.", kind="bool", source=_MAN),
-    Param("innodb_adaptive_flushing_lwm", 10, 0, 70, "% of redo capacity",
-          "Checkpoint age (share of redo capacity) below which redo age adds no flushing.",
-          source=_MAN),
-    Param("innodb_flushing_avg_loops", 30, 1, 1000, "rounds",
-          "Rounds over which flush and redo rates are averaged.", source=_MAN),
-    Param("innodb_idle_flush_pct", 100, 0, 100, "% of innodb_io_capacity",
-          "Flush rate while the server is idle.", source=_MAN),
-    Param("innodb_flush_sync", True, None, None, "",
-          "Ignore innodb_io_capacity_max when the checkpoint age reaches the sync point.",
-          kind="bool", source=_MAN),
-    Param("innodb_page_cleaner_disabled_debug", False, None, None, "",
-          "Debug builds only: pause the page cleaner (seed 001's trick).", kind="bool",
-          source=_MAN),
+    Param(
+        "innodb_page_cleaners",
+        _default_page_cleaners,
+        1,
+        64,
+        "threads",
+        "Page cleaner threads (capped at innodb_buffer_pool_instances).",
+        dynamic=False,
+        source=_MAN,
+        default_doc="4 (capped at innodb_buffer_pool_instances)",
+    ),
+    Param(
+        "innodb_io_capacity",
+        200,
+        100,
+        U64_MAX,
+        "pages/s",
+        "Budget of background flush-list flushing; idle flushing runs at this rate.",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_io_capacity_max",
+        _default_io_capacity_max,
+        100,
+        U64_MAX,
+        "pages/s",
+        "Cap on adaptive flushing. LRU flushing ignores it.",
+        source=_MAN,
+        default_doc="2 x innodb_io_capacity, at least 2000",
+    ),
+    Param(
+        "innodb_lru_scan_depth",
+        1024,
+        100,
+        U64_MAX,
+        "pages",
+        "Per instance and page-cleaner round: LRU batch size and free-list target.",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_max_dirty_pages_pct",
+        90.0,
+        0.0,
+        99.999,
+        "%",
+        "High-water mark of dirty pages.",
+        kind="float",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_max_dirty_pages_pct_lwm",
+        10.0,
+        0.0,
+        99.999,
+        "%",
+        "Dirty-page share where adaptive preflushing starts (0 disables it).",
+        kind="float",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_adaptive_flushing",
+        True,
+        None,
+        None,
+        "",
+        "Flush by redo age as well as by dirty-page share.",
+        kind="bool",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_adaptive_flushing_lwm",
+        10,
+        0,
+        70,
+        "% of redo capacity",
+        "Checkpoint age (share of redo capacity) below which redo age adds no flushing.",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_flushing_avg_loops",
+        30,
+        1,
+        1000,
+        "rounds",
+        "Rounds over which flush and redo rates are averaged.",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_idle_flush_pct",
+        100,
+        0,
+        100,
+        "% of innodb_io_capacity",
+        "Flush rate while the server is idle.",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_flush_sync",
+        True,
+        None,
+        None,
+        "",
+        "Ignore innodb_io_capacity_max when the checkpoint age reaches the sync point.",
+        kind="bool",
+        source=_MAN,
+    ),
+    Param(
+        "innodb_page_cleaner_disabled_debug",
+        False,
+        None,
+        None,
+        "",
+        "Debug builds only: pause the page cleaner (seed 001's trick).",
+        kind="bool",
+        source=_MAN,
+    ),
     # ---------------------------------------------------------------- doublewrite and redo
-    Param("innodb_doublewrite", "ON", None, None, "",
-          "Torn-page protection: every flushed page is written twice.", kind="enum",
-          choices=("ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"), dynamic=False,
-          source=_MAN),
-    Param("innodb_doublewrite_pages", 4, 1, 512, "pages",
-          "Pages per doublewrite batch write (default = innodb_write_io_threads).",
-          dynamic=False, source=_MAN),
-    Param("innodb_redo_log_capacity", 100 * MiB, 8 * MiB, 128 * GiB, "bytes",
-          "Redo log capacity (8.0.30+).", dynamic=False, source=_MAN),
-    Param("innodb_log_file_size", 48 * MiB, 4 * MiB, 512 * GiB, "bytes",
-          "Pre-8.0.30 redo file size; used only when innodb_redo_log_capacity is not set.",
-          dynamic=False, source=_MAN),
-    Param("innodb_log_files_in_group", 2, 2, 100, "files",
-          "Pre-8.0.30 number of redo files; used with innodb_log_file_size.", dynamic=False,
-          source=_MAN),
-    Param("innodb_thread_concurrency", 0, 0, 1000, "threads",
-          "Enters the redo free-check margin.", source=_MAN),
+    Param(
+        "innodb_doublewrite",
+        "ON",
+        None,
+        None,
+        "",
+        "Torn-page protection: every flushed page is written twice.",
+        kind="enum",
+        choices=("ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"),
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_doublewrite_pages",
+        4,
+        1,
+        512,
+        "pages",
+        "Pages per doublewrite batch write (default = innodb_write_io_threads).",
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_redo_log_capacity",
+        100 * MiB,
+        8 * MiB,
+        128 * GiB,
+        "bytes",
+        "Redo log capacity (8.0.30+).",
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_log_file_size",
+        48 * MiB,
+        4 * MiB,
+        512 * GiB,
+        "bytes",
+        "Pre-8.0.30 redo file size; used only when innodb_redo_log_capacity is not set.",
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_log_files_in_group",
+        2,
+        2,
+        100,
+        "files",
+        "Pre-8.0.30 number of redo files; used with innodb_log_file_size.",
+        dynamic=False,
+        source=_MAN,
+    ),
+    Param(
+        "innodb_thread_concurrency",
+        0,
+        0,
+        1000,
+        "threads",
+        "Enters the redo free-check margin.",
+        source=_MAN,
+    ),
     # ---------------------------------------------------------------- workload
-    Param("workload", "uniform", None, None, "", "Row access pattern.", group="workload",
-          kind="enum", choices=("uniform", "zipf", "hotset", "sequential")),
-    Param("threads", 16, 0, 4096, "threads", "User threads, each running transactions back "
-          "to back (closed loop).", group="workload"),
-    Param("table_rows", 1_000_000, 1, 10**11, "rows", "Rows in the table.", group="workload",
-          dynamic=False),
-    Param("rows_per_page", 68, 1, 10_000, "rows", "Rows per page (sysbench sbtest: about 68 "
-          "per 16 KiB page).", group="workload", dynamic=False),
-    Param("rows_per_trx", 10, 1, 1_000_000, "rows", "Rows accessed per transaction.",
-          group="workload"),
-    Param("write_pct", 20.0, 0.0, 100.0, "%", "Share of row accesses that update the row.",
-          group="workload", kind="float"),
-    Param("hot_rows", 30_000, 1, 10**11, "rows", "hotset: rows that take hot_pct of the "
-          "accesses, scattered over the table.", group="workload"),
-    Param("hot_pct", 100.0, 0.0, 100.0, "%", "hotset: share of accesses that go to the hot "
-          "rows.", group="workload", kind="float"),
-    Param("zipf_theta", 0.99, 0.0, 5.0, "", "zipf: skew exponent.", group="workload",
-          kind="float", dynamic=False),
+    Param(
+        "workload",
+        "uniform",
+        None,
+        None,
+        "",
+        "Row access pattern.",
+        group="workload",
+        kind="enum",
+        choices=("uniform", "zipf", "hotset", "sequential"),
+    ),
+    Param(
+        "threads",
+        16,
+        0,
+        4096,
+        "threads",
+        "User threads, each running transactions back to back (closed loop).",
+        group="workload",
+    ),
+    Param(
+        "table_rows",
+        1_000_000,
+        1,
+        10**11,
+        "rows",
+        "Rows in the table.",
+        group="workload",
+        dynamic=False,
+    ),
+    Param(
+        "rows_per_page",
+        68,
+        1,
+        10_000,
+        "rows",
+        "Rows per page (sysbench sbtest: about 68 per 16 KiB page).",
+        group="workload",
+        dynamic=False,
+    ),
+    Param(
+        "rows_per_trx", 10, 1, 1_000_000, "rows", "Rows accessed per transaction.", group="workload"
+    ),
+    Param(
+        "write_pct",
+        20.0,
+        0.0,
+        100.0,
+        "%",
+        "Share of row accesses that update the row.",
+        group="workload",
+        kind="float",
+    ),
+    Param(
+        "hot_rows",
+        30_000,
+        1,
+        10**11,
+        "rows",
+        "hotset: rows that take hot_pct of the accesses, scattered over the table.",
+        group="workload",
+    ),
+    Param(
+        "hot_pct",
+        100.0,
+        0.0,
+        100.0,
+        "%",
+        "hotset: share of accesses that go to the hot rows.",
+        group="workload",
+        kind="float",
+    ),
+    Param(
+        "zipf_theta",
+        0.99,
+        0.0,
+        5.0,
+        "",
+        "zipf: skew exponent.",
+        group="workload",
+        kind="float",
+        dynamic=False,
+    ),
     Param("seq_start_row", 0, 0, 10**11, "row", "sequential: first row.", group="workload"),
-    Param("seq_end_row", 0, 0, 10**11, "row", "sequential: row after the last (0 = end of "
-          "table); the workload stops there.", group="workload"),
-    Param("think_time_us", 0.0, 0.0, 60e6, "us", "Pause of a thread between transactions.",
-          group="workload", kind="float"),
-    Param("cpu_us_per_row", 5.0, 0.1, 1e5, "us", "CPU time a thread spends per row access.",
-          group="workload", kind="float"),
-    Param("redo_bytes_per_change", 250, 1, 1_000_000, "bytes",
-          "Redo generated by one row change.", group="workload"),
+    Param(
+        "seq_end_row",
+        0,
+        0,
+        10**11,
+        "row",
+        "sequential: row after the last (0 = end of table); the workload stops there.",
+        group="workload",
+    ),
+    Param(
+        "think_time_us",
+        0.0,
+        0.0,
+        60e6,
+        "us",
+        "Pause of a thread between transactions.",
+        group="workload",
+        kind="float",
+    ),
+    Param(
+        "cpu_us_per_row",
+        5.0,
+        0.1,
+        1e5,
+        "us",
+        "CPU time a thread spends per row access.",
+        group="workload",
+        kind="float",
+    ),
+    Param(
+        "redo_bytes_per_change",
+        250,
+        1,
+        1_000_000,
+        "bytes",
+        "Redo generated by one row change.",
+        group="workload",
+    ),
     # ---------------------------------------------------------------- storage
-    Param("device_iops", 50_000, 100, 10_000_000, "IO/s", "Operations the device completes "
-          "per second (one FIFO queue).", group="storage", dynamic=False),
-    Param("device_bandwidth_mb_s", 2000.0, 1.0, 100_000.0, "MB/s", "Sequential bandwidth.",
-          group="storage", kind="float", dynamic=False),
-    Param("device_read_latency_us", 100.0, 1.0, 1e6, "us", "Read latency without queueing.",
-          group="storage", kind="float", dynamic=False),
-    Param("device_write_latency_us", 30.0, 1.0, 1e6, "us", "Write latency without queueing.",
-          group="storage", kind="float", dynamic=False),
-    Param("device_fsync_latency_us", 200.0, 0.0, 1e7, "us", "Extra latency of an fsync.",
-          group="storage", kind="float", dynamic=False),
+    Param(
+        "device_iops",
+        50_000,
+        100,
+        10_000_000,
+        "IO/s",
+        "Operations the device completes per second (one FIFO queue).",
+        group="storage",
+        dynamic=False,
+    ),
+    Param(
+        "device_bandwidth_mb_s",
+        2000.0,
+        1.0,
+        100_000.0,
+        "MB/s",
+        "Sequential bandwidth.",
+        group="storage",
+        kind="float",
+        dynamic=False,
+    ),
+    Param(
+        "device_read_latency_us",
+        100.0,
+        1.0,
+        1e6,
+        "us",
+        "Read latency without queueing.",
+        group="storage",
+        kind="float",
+        dynamic=False,
+    ),
+    Param(
+        "device_write_latency_us",
+        30.0,
+        1.0,
+        1e6,
+        "us",
+        "Write latency without queueing.",
+        group="storage",
+        kind="float",
+        dynamic=False,
+    ),
+    Param(
+        "device_fsync_latency_us",
+        200.0,
+        0.0,
+        1e7,
+        "us",
+        "Extra latency of an fsync.",
+        group="storage",
+        kind="float",
+        dynamic=False,
+    ),
 )
 
 BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
@@ -271,13 +578,14 @@ def parse_value(name: str, text: str) -> object:
     try:
         num = float(s)
     except ValueError:
-        raise ValueError(f"{name}={text!r} is not a number; it must be {p.range_text()}"
-                         f"{' ' + p.unit if p.unit else ''}") from None
+        raise ValueError(
+            f"{name}={text!r} is not a number; it must be {p.range_text()}"
+            f"{' ' + p.unit if p.unit else ''}"
+        ) from None
     num *= mult
     if p.kind == "int":
         if not num.is_integer():
-            raise ValueError(f"{name}={text!r} is not a whole number; it must be "
-                             f"{p.range_text()}")
+            raise ValueError(f"{name}={text!r} is not a whole number; it must be {p.range_text()}")
         return int(num)
     return num
 
@@ -306,14 +614,15 @@ def check_value(p: Param, value: object) -> object:
     if p.kind == "int":
         if isinstance(value, float):
             if not value.is_integer():
-                raise ValueError(f"{p.name}={value!r} must be a whole number "
-                                 f"{p.range_text()}")
+                raise ValueError(f"{p.name}={value!r} must be a whole number {p.range_text()}")
             value = int(value)
     else:
         value = float(value)
     if value < p.min or value > p.max:
-        raise ValueError(f"{p.name}={_fmt(value)} is out of range: it must be "
-                         f"{p.range_text()}{' ' + p.unit if p.unit else ''}")
+        raise ValueError(
+            f"{p.name}={_fmt(value)} is out of range: it must be "
+            f"{p.range_text()}{' ' + p.unit if p.unit else ''}"
+        )
     return value
 
 
@@ -409,8 +718,9 @@ def _apply_startup_rules(v: dict[str, object], given: set[str]) -> None:
         )
 
 
-def runtime_set(engine: str, current: Mapping[str, object], name: str,
-                value: object) -> dict[str, object]:
+def runtime_set(
+    engine: str, current: Mapping[str, object], name: str, value: object
+) -> dict[str, object]:
     """Apply `SET GLOBAL name = value` to a resolved value set, with the server's runtime rules.
 
     Returns the changed knobs (one, or two when the server adjusts a partner knob).
@@ -427,24 +737,32 @@ def runtime_set(engine: str, current: Mapping[str, object], name: str,
     changes: dict[str, object] = {name: value}
     if name == "innodb_io_capacity" and value > int(current["innodb_io_capacity_max"]):
         # innodb_io_capacity_update: raising io_capacity above the max raises the max too.
-        _warn(f"Setting innodb_io_capacity to {value} higher than innodb_io_capacity_max "
-              f"{current['innodb_io_capacity_max']}; setting innodb_max_io_capacity to {value}")
+        _warn(
+            f"Setting innodb_io_capacity to {value} higher than innodb_io_capacity_max "
+            f"{current['innodb_io_capacity_max']}; setting innodb_max_io_capacity to {value}"
+        )
         changes["innodb_io_capacity_max"] = value
     if name == "innodb_io_capacity_max" and value < int(current["innodb_io_capacity"]):
         # innodb_io_capacity_max_update: lowering the max below io_capacity lowers it too.
-        _warn(f"Setting innodb_io_capacity_max {value} lower than innodb_io_capacity "
-              f"{current['innodb_io_capacity']}; setting innodb_io_capacity to {value}")
+        _warn(
+            f"Setting innodb_io_capacity_max {value} lower than innodb_io_capacity "
+            f"{current['innodb_io_capacity']}; setting innodb_io_capacity to {value}"
+        )
         changes["innodb_io_capacity"] = value
     if name == "innodb_max_dirty_pages_pct_lwm" and value > float(
         current["innodb_max_dirty_pages_pct"]
     ):
-        _warn("innodb_max_dirty_pages_pct_lwm cannot be set higher than "
-              "innodb_max_dirty_pages_pct; setting it to innodb_max_dirty_pages_pct")
+        _warn(
+            "innodb_max_dirty_pages_pct_lwm cannot be set higher than "
+            "innodb_max_dirty_pages_pct; setting it to innodb_max_dirty_pages_pct"
+        )
         changes[name] = float(current["innodb_max_dirty_pages_pct"])
     if name == "innodb_max_dirty_pages_pct" and value < float(
         current["innodb_max_dirty_pages_pct_lwm"]
     ):
-        _warn("innodb_max_dirty_pages_pct_lwm cannot be higher than innodb_max_dirty_pages_pct; "
-              f"setting innodb_max_dirty_pages_pct_lwm to {value:f}")
+        _warn(
+            "innodb_max_dirty_pages_pct_lwm cannot be higher than innodb_max_dirty_pages_pct; "
+            f"setting innodb_max_dirty_pages_pct_lwm to {value:f}"
+        )
         changes["innodb_max_dirty_pages_pct_lwm"] = value
     return changes

@@ -21,8 +21,10 @@ PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
 @cache
 def _files() -> dict[str, Path]:
     if not PRESET_DIR.is_dir():
-        raise FileNotFoundError(f"preset folder {PRESET_DIR} is missing; install flushsim from "
-                                "a checkout with `pip install -e .`")
+        raise FileNotFoundError(
+            f"preset folder {PRESET_DIR} is missing; install flushsim from "
+            "a checkout with `pip install -e .`"
+        )
     return {p.stem: p for p in sorted(PRESET_DIR.glob("*.toml"))}
 
 
@@ -44,10 +46,15 @@ def load(path: str | Path) -> Scenario:
             events.append(Event(item["at"], "set", tuple(item["set"].items())))
         else:
             events.append(Event(item["at"], item.get("action", "")))
-    return Scenario(knobs=doc.get("knobs", {}), engine=doc.get("engine", "mysql-8.0"),
-                    timeline=tuple(events), seconds=int(doc.get("seconds", 60)),
-                    seed=int(doc.get("seed", 1)), name=doc.get("name", path.stem),
-                    description=doc.get("description", ""))
+    return Scenario(
+        knobs=doc.get("knobs", {}),
+        engine=doc.get("engine", "mysql-8.0"),
+        timeline=tuple(events),
+        seconds=int(doc.get("seconds", 60)),
+        seed=int(doc.get("seed", 1)),
+        name=doc.get("name", path.stem),
+        description=doc.get("description", ""),
+    )
 
 
 def get(name: str) -> Scenario:
@@ -65,6 +72,11 @@ def get(name: str) -> Scenario:
 def table() -> pl.DataFrame:
     """One row per preset: name, engine, seconds and description."""
     rows = [get(n) for n in names()]
-    return pl.DataFrame({"name": [s.name for s in rows], "engine": [s.engine for s in rows],
-                         "seconds": [s.seconds for s in rows],
-                         "description": [s.description for s in rows]})
+    return pl.DataFrame(
+        {
+            "name": [s.name for s in rows],
+            "engine": [s.engine for s in rows],
+            "seconds": [s.seconds for s in rows],
+            "description": [s.description for s in rows],
+        }
+    )

@@ -18,11 +18,23 @@ from .kernels import layout
 from .scenario import Scenario, encode
 
 # Columns that are not whole numbers; every other column is an integer count or gauge.
-FLOAT_COLUMNS = frozenset({
-    "buffer_flush_avg_page_rate", "buffer_flush_lsn_avg_rate", "sim_redo_wait_ms",
-    "sim_free_wait_ms", "rkB_s", "wkB_s", "aqu_sz", "r_await_ms", "w_await_ms", "util_pct",
-    "sim_fsync_latency_ms", "sim_trx_latency_p99_ms", "sim_trx_latency_max_ms",
-})
+FLOAT_COLUMNS = frozenset(
+    {
+        "buffer_flush_avg_page_rate",
+        "buffer_flush_lsn_avg_rate",
+        "sim_redo_wait_ms",
+        "sim_free_wait_ms",
+        "rkB_s",
+        "wkB_s",
+        "aqu_sz",
+        "r_await_ms",
+        "w_await_ms",
+        "util_pct",
+        "sim_fsync_latency_ms",
+        "sim_trx_latency_p99_ms",
+        "sim_trx_latency_max_ms",
+    }
+)
 
 KERNELS = ("numba", "reference")
 
@@ -45,9 +57,19 @@ class KernelInputs:
 
     def args(self) -> tuple:
         """Positional arguments of simulate_kernel."""
-        return (self.knobs, self.seconds, self.n_threads_max, self.table_pages, self.seed,
-                self.zipf_cdf, self.scatter, self.tl_time, self.tl_kind, self.tl_knob,
-                self.tl_value)
+        return (
+            self.knobs,
+            self.seconds,
+            self.n_threads_max,
+            self.table_pages,
+            self.seed,
+            self.zipf_cdf,
+            self.scatter,
+            self.tl_time,
+            self.tl_kind,
+            self.tl_knob,
+            self.tl_value,
+        )
 
 
 def _scatter_for(rows: int) -> int:
@@ -75,12 +97,17 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
     rows = int(v["table_rows"])
     table_pages = -(-rows // int(v["rows_per_page"]))
     uses_zipf = v["workload"] == "zipf" or any(
-        k == "workload" and val == "zipf" for _, _, k, val in scenario.changes)
+        k == "workload" and val == "zipf" for _, _, k, val in scenario.changes
+    )
     cdf = zipf_cdf(rows, float(v["zipf_theta"])) if uses_zipf else np.ones(1)
-    threads = [int(v["threads"])] + [int(val) for _, _, k, val in scenario.changes
-                                     if k == "threads"]
-    kinds = {"set": layout.TL_SET, "stop_workload": layout.TL_WORKLOAD_STOP,
-             "start_workload": layout.TL_WORKLOAD_START}
+    threads = [int(v["threads"])] + [
+        int(val) for _, _, k, val in scenario.changes if k == "threads"
+    ]
+    kinds = {
+        "set": layout.TL_SET,
+        "stop_workload": layout.TL_WORKLOAD_STOP,
+        "start_workload": layout.TL_WORKLOAD_START,
+    }
     ch = scenario.changes
     return KernelInputs(
         knobs=knobs,
@@ -93,8 +120,7 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
         tl_time=np.array([int(round(t * 1e6)) for t, _, _, _ in ch], dtype=np.int64),
         tl_kind=np.array([kinds[a] for _, a, _, _ in ch], dtype=np.int64),
         tl_knob=np.array([layout.KNOB_INDEX.get(k, -1) for _, _, k, _ in ch], dtype=np.int64),
-        tl_value=np.array([encode(k, val) if k else 0.0 for _, _, k, val in ch],
-                          dtype=np.float64),
+        tl_value=np.array([encode(k, val) if k else 0.0 for _, _, k, val in ch], dtype=np.float64),
     )
 
 
@@ -122,8 +148,11 @@ def series_frame(out: np.ndarray, hist: np.ndarray) -> pl.DataFrame:
     out = out.copy()
     c = layout.COL
     with np.errstate(invalid="ignore", divide="ignore"):
-        for await_col, n_col in (("r_await_ms", "r_s"), ("w_await_ms", "w_s"),
-                                 ("sim_fsync_latency_ms", "sim_fsyncs")):
+        for await_col, n_col in (
+            ("r_await_ms", "r_s"),
+            ("w_await_ms", "w_s"),
+            ("sim_fsync_latency_ms", "sim_fsyncs"),
+        ):
             n = out[:, c[n_col]]
             out[:, c[await_col]] = np.where(n > 0, out[:, c[await_col]] / n, 0.0)
     out[:, c["util_pct"]] = np.minimum(out[:, c["util_pct"]], 100.0)
@@ -148,9 +177,11 @@ class Run:
     def summary(self) -> dict[str, float]:
         """Headline figures of the whole run (means are per second)."""
         s = self.series
-        flushed = (s["buffer_LRU_batch_flush_total_pages"].sum()
-                   + s["buffer_flush_batch_total_pages"].sum()
-                   + s["sim_single_page_flushes"].sum())
+        flushed = (
+            s["buffer_LRU_batch_flush_total_pages"].sum()
+            + s["buffer_flush_batch_total_pages"].sum()
+            + s["sim_single_page_flushes"].sum()
+        )
         updates = s["dml_updates"].sum()
         return {
             "seconds": float(s.height),
@@ -173,8 +204,13 @@ class Run:
         return path
 
 
-def simulate(scenario: Scenario, *, seconds: int | None = None, seed: int | None = None,
-             kernel: str = "numba") -> Run:
+def simulate(
+    scenario: Scenario,
+    *,
+    seconds: int | None = None,
+    seed: int | None = None,
+    kernel: str = "numba",
+) -> Run:
     """Run `scenario` (optionally with another length in seconds or seed) and return a Run.
 
     `kernel="reference"` runs the pure-Python twin instead of numba: same numbers, far slower.
@@ -196,5 +232,4 @@ def simulate(scenario: Scenario, *, seconds: int | None = None, seed: int | None
     else:
         from .kernels.reference import simulate_kernel
     out, hist = simulate_kernel(*inputs.args())
-    return Run(scenario=scenario, series=series_frame(out, hist), latency_hist=hist,
-               kernel=kernel)
+    return Run(scenario=scenario, series=series_frame(out, hist), latency_hist=hist, kernel=kernel)

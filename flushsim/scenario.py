@@ -65,21 +65,30 @@ class Scenario:
 
     def __post_init__(self) -> None:
         params.check_engine(self.engine)
-        if isinstance(self.seconds, bool) or not isinstance(self.seconds, int) or not (
-            1 <= self.seconds <= MAX_SECONDS
+        if (
+            isinstance(self.seconds, bool)
+            or not isinstance(self.seconds, int)
+            or not (1 <= self.seconds <= MAX_SECONDS)
         ):
-            raise ValueError(f"seconds={self.seconds!r} must be a whole number between 1 and "
-                             f"{MAX_SECONDS}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not (
-            0 <= self.seed < 2**63
+            raise ValueError(
+                f"seconds={self.seconds!r} must be a whole number between 1 and {MAX_SECONDS}"
+            )
+        if (
+            isinstance(self.seed, bool)
+            or not isinstance(self.seed, int)
+            or not (0 <= self.seed < 2**63)
         ):
             raise ValueError(f"seed={self.seed!r} must be a whole number between 0 and 2**63-1")
         knobs = dict(self.knobs)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", params.FlushsimWarning)
             values = params.validate(self.engine, knobs)
-        events = tuple(sorted((e if isinstance(e, Event) else Event(**e) for e in self.timeline),
-                              key=lambda e: e.at))
+        events = tuple(
+            sorted(
+                (e if isinstance(e, Event) else Event(**e) for e in self.timeline),
+                key=lambda e: e.at,
+            )
+        )
         tl = _compile_timeline(self.engine, values, events, self.seconds)
         object.__setattr__(self, "knobs", MappingProxyType(knobs))
         object.__setattr__(self, "timeline", events)
@@ -122,11 +131,15 @@ class Scenario:
             else:
                 params.get(key)  # unknown names fail here with a suggestion
                 knobs[key] = value
-        return Scenario(knobs=knobs, engine=fields.get("engine", self.engine),
-                        timeline=fields.get("timeline", self.timeline),
-                        seconds=fields.get("seconds", self.seconds),
-                        seed=fields.get("seed", self.seed), name=fields.get("name", self.name),
-                        description=fields.get("description", self.description))
+        return Scenario(
+            knobs=knobs,
+            engine=fields.get("engine", self.engine),
+            timeline=fields.get("timeline", self.timeline),
+            seconds=fields.get("seconds", self.seconds),
+            seed=fields.get("seed", self.seed),
+            name=fields.get("name", self.name),
+            description=fields.get("description", self.description),
+        )
 
     def at(self, seconds: float, **knobs: object) -> Scenario:
         """A copy with `SET GLOBAL knobs` at `seconds`."""
@@ -142,15 +155,18 @@ class Scenario:
 
     def describe(self) -> str:
         """Several lines: name, what differs from the defaults, the timeline."""
-        lines = [self.name or "scenario", f"engine: {self.engine}, {self.seconds} s, "
-                 f"seed {self.seed}"]
+        lines = [
+            self.name or "scenario",
+            f"engine: {self.engine}, {self.seconds} s, seed {self.seed}",
+        ]
         lines += [f"  {k} = {v}" for k, v in self.knobs.items()]
         lines += [f"  {e.describe()}" for e in self.timeline]
         return "\n".join(lines)
 
 
-def _compile_timeline(engine: str, values: Mapping[str, object], events: Iterable[Event],
-                      seconds: int) -> tuple[tuple[float, str, str, object], ...]:
+def _compile_timeline(
+    engine: str, values: Mapping[str, object], events: Iterable[Event], seconds: int
+) -> tuple[tuple[float, str, str, object], ...]:
     current = dict(values)
     out: list[tuple[float, str, str, object]] = []
     for ev in events:

@@ -31,14 +31,17 @@ def _conda_specs() -> dict[str, SpecifierSet]:
 
 
 def _pyproject_specs() -> dict[str, SpecifierSet]:
-    reqs = PYPROJECT["project"]["dependencies"] + PYPROJECT["project"]["optional-dependencies"][
-        "notebook"]
+    reqs = (
+        PYPROJECT["project"]["dependencies"]
+        + PYPROJECT["project"]["optional-dependencies"]["notebook"]
+    )
     return {canonicalize_name(r.name): r.specifier for r in map(Requirement, reqs)}
 
 
 def test_binder_environment_is_the_root_one():
     assert (ROOT / "binder" / "environment.yml").read_bytes() == (
-        ROOT / "environment.yml").read_bytes()
+        ROOT / "environment.yml"
+    ).read_bytes()
 
 
 def test_conda_forge_only_and_python_matches():
@@ -80,6 +83,10 @@ def test_postbuild_and_start_use_a_generic_numba_target():
 
 @pytest.mark.skipif(shutil.which("repo2docker") is None, reason="repo2docker is not installed")
 def test_repo2docker_accepts_the_layout():
-    res = subprocess.run(["repo2docker", "--no-build", "--no-run", "--debug", str(ROOT)],
-                         capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        ["repo2docker", "--no-build", "--no-run", "--debug", str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr[-2000:]

@@ -20,8 +20,20 @@ def test_presets_lists_every_preset_with_a_description(capsys):
 
 def test_run_writes_one_row_per_second(tmp_path, capsys):
     out = tmp_path / "run.parquet"
-    status = cli.main(["run", "seed001-lru-burst", "--seconds", "5", "--seed", "3",
-                       "--set", "innodb_io_capacity=300", "--out", str(out)])
+    status = cli.main(
+        [
+            "run",
+            "seed001-lru-burst",
+            "--seconds",
+            "5",
+            "--seed",
+            "3",
+            "--set",
+            "innodb_io_capacity=300",
+            "--out",
+            str(out),
+        ]
+    )
     assert status == 0
     df = pl.read_parquet(out)
     assert df.height == 5 and df["time_s"].to_list() == [1, 2, 3, 4, 5]
@@ -31,18 +43,27 @@ def test_run_writes_one_row_per_second(tmp_path, capsys):
     assert pl.read_csv(csv).height == 2
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["run", "seed001-lru-burst", "--set", "innodb_io_capacity=50"],
-     "innodb_io_capacity=50 is out of range: it must be between 100 and"),
-    (["run", "seed001-lru-burst", "--set", "innodb_io_capcity=300"],
-     "did you mean 'innodb_io_capacity'"),
-    (["run", "seed001-lru-burst", "--set", "innodb_io_capacity=lots"],
-     "innodb_io_capacity='lots' is not a number"),
-    (["run", "seed001-lru-burst", "--set", "innodb_io_capacity"], "must look like KNOB=VALUE"),
-    (["run", "no-such-preset"], "unknown preset 'no-such-preset'"),
-    (["run", "seed001-lru-burst", "--out", "x.xlsx"], "must end in .csv or .parquet"),
-    (["run", "seed001-lru-burst", "--seconds", "0"], "seconds=0 must be"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["run", "seed001-lru-burst", "--set", "innodb_io_capacity=50"],
+            "innodb_io_capacity=50 is out of range: it must be between 100 and",
+        ),
+        (
+            ["run", "seed001-lru-burst", "--set", "innodb_io_capcity=300"],
+            "did you mean 'innodb_io_capacity'",
+        ),
+        (
+            ["run", "seed001-lru-burst", "--set", "innodb_io_capacity=lots"],
+            "innodb_io_capacity='lots' is not a number",
+        ),
+        (["run", "seed001-lru-burst", "--set", "innodb_io_capacity"], "must look like KNOB=VALUE"),
+        (["run", "no-such-preset"], "unknown preset 'no-such-preset'"),
+        (["run", "seed001-lru-burst", "--out", "x.xlsx"], "must end in .csv or .parquet"),
+        (["run", "seed001-lru-burst", "--seconds", "0"], "seconds=0 must be"),
+    ],
+)
 def test_bad_input_is_one_clear_line(argv, message, capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
@@ -51,16 +72,28 @@ def test_bad_input_is_one_clear_line(argv, message, capsys):
 
 
 def test_server_adjustment_is_a_warning_not_an_error(capsys):
-    status = cli.main(["run", "seed001-lru-burst", "--seconds", "1",
-                       "--set", "innodb_io_capacity_max=150"])
+    status = cli.main(
+        ["run", "seed001-lru-burst", "--seconds", "1", "--set", "innodb_io_capacity_max=150"]
+    )
     assert status == 0
     assert "Setting innodb_io_capacity to 150" in capsys.readouterr().err
 
 
 def test_module_entry_point_has_no_traceback():
-    res = subprocess.run([sys.executable, "-m", "flushsim", "run", "seed001-lru-burst",
-                          "--set", "innodb_lru_scan_depth=5"], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flushsim",
+            "run",
+            "seed001-lru-burst",
+            "--set",
+            "innodb_lru_scan_depth=5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 2
     assert "innodb_lru_scan_depth=5 is out of range" in res.stderr
     assert "Traceback" not in res.stderr

@@ -19,24 +19,27 @@ def test_every_knob_has_unit_doc_and_valid_default():
     assert set(values) == {p.name for p in params.for_engine("mysql-8.0")}
 
 
-@pytest.mark.parametrize(("name", "default"), [
-    ("innodb_io_capacity", 200),
-    ("innodb_io_capacity_max", 2000),
-    ("innodb_lru_scan_depth", 1024),
-    ("innodb_max_dirty_pages_pct", 90.0),
-    ("innodb_max_dirty_pages_pct_lwm", 10.0),
-    ("innodb_adaptive_flushing_lwm", 10),
-    ("innodb_flushing_avg_loops", 30),
-    ("innodb_idle_flush_pct", 100),
-    ("innodb_old_blocks_pct", 37),
-    ("innodb_old_blocks_time", 1000),
-    ("innodb_buffer_pool_size", 128 * 1024 * 1024),
-    ("innodb_buffer_pool_instances", 1),
-    ("innodb_page_cleaners", 1),  # 4, capped at the single instance of a 128 MiB pool
-    ("innodb_redo_log_capacity", 100 * 1024 * 1024),
-    ("innodb_doublewrite", "ON"),
-    ("innodb_flush_sync", True),
-])
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("innodb_io_capacity", 200),
+        ("innodb_io_capacity_max", 2000),
+        ("innodb_lru_scan_depth", 1024),
+        ("innodb_max_dirty_pages_pct", 90.0),
+        ("innodb_max_dirty_pages_pct_lwm", 10.0),
+        ("innodb_adaptive_flushing_lwm", 10),
+        ("innodb_flushing_avg_loops", 30),
+        ("innodb_idle_flush_pct", 100),
+        ("innodb_old_blocks_pct", 37),
+        ("innodb_old_blocks_time", 1000),
+        ("innodb_buffer_pool_size", 128 * 1024 * 1024),
+        ("innodb_buffer_pool_instances", 1),
+        ("innodb_page_cleaners", 1),  # 4, capped at the single instance of a 128 MiB pool
+        ("innodb_redo_log_capacity", 100 * 1024 * 1024),
+        ("innodb_doublewrite", "ON"),
+        ("innodb_flush_sync", True),
+    ],
+)
 def test_mysql80_defaults(name, default):
     assert fs.Scenario()[name] == default
 
@@ -105,8 +108,9 @@ def test_static_knob_cannot_change_in_timeline():
 
 def test_lwm_above_max_dirty_is_capped():
     with pytest.warns(params.FlushsimWarning):
-        sc = fs.Scenario(knobs={"innodb_max_dirty_pages_pct": 50,
-                                "innodb_max_dirty_pages_pct_lwm": 60})
+        sc = fs.Scenario(
+            knobs={"innodb_max_dirty_pages_pct": 50, "innodb_max_dirty_pages_pct_lwm": 60}
+        )
     assert sc["innodb_max_dirty_pages_pct_lwm"] == 50
 
 
@@ -157,7 +161,6 @@ def test_import_is_light_and_bad_input_never_reaches_numba():
         "    print(e)\n"
         "assert 'numba' not in sys.modules, 'a bad scenario reached numba'\n"
     )
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert "innodb_io_capacity=1 is out of range" in res.stdout

@@ -7,21 +7,52 @@ from polars.testing import assert_frame_equal
 import flushsim as fs
 
 DESIGN_COLUMNS = [
-    "time_s", "buffer_pool_pages_total", "buffer_pool_pages_free", "buffer_pool_pages_data",
-    "buffer_pool_pages_dirty", "buffer_LRU_batch_flush_total_pages",
-    "buffer_LRU_batch_evict_total_pages", "buffer_flush_adaptive_total_pages",
-    "buffer_flush_background_total_pages", "buffer_flush_sync_total_pages",
-    "sim_single_page_flushes", "buffer_pool_wait_free", "innodb_dblwr_pages_written",
-    "log_lsn_current", "log_lsn_checkpoint_age", "log_max_modified_age_async",
-    "log_max_modified_age_sync", "dml_reads", "dml_updates", "buffer_pool_read_requests",
-    "buffer_pool_reads", "sim_tps", "sim_trx_latency_p99_ms", "sim_trx_latency_max_ms", "r_s",
-    "w_s", "rkB_s", "wkB_s", "aqu_sz", "r_await_ms", "w_await_ms", "util_pct", "sim_fsyncs",
+    "time_s",
+    "buffer_pool_pages_total",
+    "buffer_pool_pages_free",
+    "buffer_pool_pages_data",
+    "buffer_pool_pages_dirty",
+    "buffer_LRU_batch_flush_total_pages",
+    "buffer_LRU_batch_evict_total_pages",
+    "buffer_flush_adaptive_total_pages",
+    "buffer_flush_background_total_pages",
+    "buffer_flush_sync_total_pages",
+    "sim_single_page_flushes",
+    "buffer_pool_wait_free",
+    "innodb_dblwr_pages_written",
+    "log_lsn_current",
+    "log_lsn_checkpoint_age",
+    "log_max_modified_age_async",
+    "log_max_modified_age_sync",
+    "dml_reads",
+    "dml_updates",
+    "buffer_pool_read_requests",
+    "buffer_pool_reads",
+    "sim_tps",
+    "sim_trx_latency_p99_ms",
+    "sim_trx_latency_max_ms",
+    "r_s",
+    "w_s",
+    "rkB_s",
+    "wkB_s",
+    "aqu_sz",
+    "r_await_ms",
+    "w_await_ms",
+    "util_pct",
+    "sim_fsyncs",
     "sim_fsync_latency_ms",
 ]
 
-SMALL = fs.Scenario(knobs={"innodb_buffer_pool_size": "16M", "table_rows": 150_000,
-                           "threads": 4, "write_pct": 50, "innodb_redo_log_capacity": "16M"},
-                    seconds=12)
+SMALL = fs.Scenario(
+    knobs={
+        "innodb_buffer_pool_size": "16M",
+        "table_rows": 150_000,
+        "threads": 4,
+        "write_pct": 50,
+        "innodb_redo_log_capacity": "16M",
+    },
+    seconds=12,
+)
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +69,9 @@ def test_design_columns_present(run):
 
 def test_pages_are_conserved_and_nothing_is_negative(run):
     s = run.series
-    assert (s["buffer_pool_pages_free"] + s["buffer_pool_pages_data"]
-            == s["buffer_pool_pages_total"]).all()
+    assert (
+        s["buffer_pool_pages_free"] + s["buffer_pool_pages_data"] == s["buffer_pool_pages_total"]
+    ).all()
     assert (s["buffer_pool_pages_dirty"] <= s["buffer_pool_pages_data"]).all()
     numeric = s.select(pl.exclude("sim_trx_latency_p99_ms", "sim_trx_latency_max_ms"))
     for col in numeric.columns:
@@ -68,8 +100,10 @@ def test_small_redo_drives_sync_flushing_and_redo_waits():
 def test_same_seed_same_numbers_other_seed_other_numbers(run):
     assert_frame_equal(fs.simulate(SMALL).series, run.series)
     other = fs.simulate(SMALL, seed=2).series
-    assert not other.equals(run.series) or other["dml_updates"].to_list() != run.series[
-        "dml_updates"].to_list()
+    assert (
+        not other.equals(run.series)
+        or other["dml_updates"].to_list() != run.series["dml_updates"].to_list()
+    )
 
 
 def test_write_parquet_and_csv(tmp_path, run):

@@ -25,8 +25,16 @@ class Tiny:
         self.knobs = ki.knobs.copy()
         self.knobs[L.K_POOL_SIZE] = 8 * 16384
         self.knobs[L.K_INSTANCES] = 1
-        (self.fr, self.frl, self.inst, self.free_stack, self.page_frame, self.g, self.gf,
-         self.rng) = sim.init_state(self.knobs, 1, 64, 1)
+        (
+            self.fr,
+            self.frl,
+            self.inst,
+            self.free_stack,
+            self.page_frame,
+            self.g,
+            self.gf,
+            self.rng,
+        ) = sim.init_state(self.knobs, 1, 64, 1)
         self.out = np.zeros((10, L.N_COLS))
         self.ring_frame = np.zeros(9, dtype=np.int32)
         self.ring_done = np.zeros(9, dtype=np.int64)
@@ -36,9 +44,24 @@ class Tiny:
         self.batch = np.zeros(8, dtype=np.int32)
 
     def access(self, page, write=False, t=0):
-        return sim.access_page(self.g, self.fr, self.frl, self.inst, self.free_stack,
-                               self.page_frame, self.knobs, self.out, self.ring_frame,
-                               self.ring_done, self.times, self.heap, self.pos, page, write, t)
+        return sim.access_page(
+            self.g,
+            self.fr,
+            self.frl,
+            self.inst,
+            self.free_stack,
+            self.page_frame,
+            self.knobs,
+            self.out,
+            self.ring_frame,
+            self.ring_done,
+            self.times,
+            self.heap,
+            self.pos,
+            page,
+            write,
+            t,
+        )
 
     def lru(self):
         pages, f = [], self.inst[0, L.I_LRU_HEAD]
@@ -93,20 +116,59 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     assert p.flush_list() == [14, 15, 13]
     redo = int(p.knobs[L.K_REDO_PER_CHANGE])
     assert [int(p.frl[p.frame(x), L.L_OLDEST]) for x in (13, 15, 14)] == [
-        lsn0, lsn0 + redo, lsn0 + 2 * redo]
-    n, _ = cleaner.list_batch(p.g, p.fr, p.frl, p.inst, p.knobs, p.out, p.ring_frame,
-                              p.ring_done, p.batch, 0, 2, cleaner.LSN_MAX, 0)
+        lsn0,
+        lsn0 + redo,
+        lsn0 + 2 * redo,
+    ]
+    n, _ = cleaner.list_batch(
+        p.g,
+        p.fr,
+        p.frl,
+        p.inst,
+        p.knobs,
+        p.out,
+        p.ring_frame,
+        p.ring_done,
+        p.batch,
+        0,
+        2,
+        cleaner.LSN_MAX,
+        0,
+    )
     # the two oldest (13, then 15) are dispatched; they stay dirty while being written
     assert n == 2
     assert [int(p.fr[f, L.F_PAGE]) for f in p.batch[:2]] == [13, 15]
     assert p.flush_list() == [14, 15, 13]
     assert p.inst[0, L.I_PEND_LIST] == 2
     # a second batch may not start while the first is in flight (buf_flush_start)
-    n2, _ = cleaner.list_batch(p.g, p.fr, p.frl, p.inst, p.knobs, p.out, p.ring_frame,
-                               p.ring_done, p.batch, 0, 8, cleaner.LSN_MAX, 0)
+    n2, _ = cleaner.list_batch(
+        p.g,
+        p.fr,
+        p.frl,
+        p.inst,
+        p.knobs,
+        p.out,
+        p.ring_frame,
+        p.ring_done,
+        p.batch,
+        0,
+        8,
+        cleaner.LSN_MAX,
+        0,
+    )
     assert n2 == 0
-    cleaner.complete_writes(p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs,
-                            p.ring_frame, p.ring_done, 10**9)
+    cleaner.complete_writes(
+        p.g,
+        p.fr,
+        p.frl,
+        p.inst,
+        p.free_stack,
+        p.page_frame,
+        p.knobs,
+        p.ring_frame,
+        p.ring_done,
+        10**9,
+    )
     assert p.flush_list() == [14]
     # flush-list writes leave the pages in the LRU, clean
     assert p.lru() == [14, 15, 13, 20, 17, 16, 12, 11]
@@ -119,15 +181,17 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     p = Tiny()
     for page in range(10, 18):
         p.access(page)
-    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame,
-                                  p.knobs, p.out, 0, 1000)
+    ok, t = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs, p.out, 0, 1000
+    )
     # clean tail page 10 is simply evicted, at no I/O cost
     assert ok and t == 1000 and p.page_frame[10] == L.NO_PAGE
     assert p.lru() == [17, 16, 15, 14, 13, 12, 11]
     # make the tail page dirty: the user thread must write it itself
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(11), 123)
-    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame,
-                                  p.knobs, p.out, 0, 1000)
+    ok, t = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs, p.out, 0, 1000
+    )
     # doublewrite write (20 us service + 30 us latency) and fsync (200 us), then the data
     # write (50 us) and its fsync (200 us): 500 us, all on the user thread
     assert ok and t == 1500
@@ -141,8 +205,9 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
     for page in range(10, 18):
         p.access(page)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
-    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame,
-                                  p.knobs, p.out, 0, 1000)
+    ok, t = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs, p.out, 0, 1000
+    )
     assert ok and t == 1000 + 50 + 200
 
 

@@ -211,8 +211,9 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, k
 
 
 @njit(cache=True)
-def lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done,
-              batch, i, t):
+def lru_batch(
+    g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, i, t
+):
     """buf_flush_LRU_list for instance i: evict clean tail pages, write dirty ones.
 
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
@@ -227,8 +228,12 @@ def lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, 
     evicted = 0
     scanned = 0
     f = inst[i, I_LRU_TAIL]
-    while (f != NIL and count + evicted < scan_depth and inst[i, I_FREE_LEN] < depth
-           and inst[i, I_LRU_LEN] > 256):
+    while (
+        f != NIL
+        and count + evicted < scan_depth
+        and inst[i, I_FREE_LEN] < depth
+        and inst[i, I_LRU_LEN] > 256
+    ):
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
             evict(fr, inst, free_stack, page_frame, i, f, ratio)
@@ -241,12 +246,12 @@ def lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, 
         f = prev
     free_at = t
     if count > 0:
-        free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i,
-                           IO_LRU, t)
+        free_at = dispatch(
+            g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i, IO_LRU, t
+        )
     inst[i, I_TRY_LRU_SCAN] = 1  # batch end: user threads may scan the LRU again
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_LRU_FLUSH] += count
         out[s, C_LRU_EVICT] += evicted
         out[s, C_LRU_SCANNED] += scanned
     return count, evicted, free_at
@@ -271,8 +276,9 @@ def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, i, n,
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i,
-                       IO_LIST, t)
+    free_at = dispatch(
+        g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i, IO_LIST, t
+    )
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, C_BATCH] += count
@@ -315,8 +321,7 @@ def pct_for_lsn(knobs, age):
 
 
 @njit(cache=True)
-def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, sync, lsn_limit,
-                        t):
+def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, sync, lsn_limit, t):
     """Adaptive_flush::page_recommendation: pages to flush this round, per instance in `slots`.
 
     Returns the total number of pages requested.
@@ -336,8 +341,7 @@ def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, syn
     elapsed = max(1, (t - g[G_AF_PREV_TIME]) // 1_000_000)
     loops = int(knobs[K_AVG_LOOPS])
     if g[G_AF_N_ITER] >= loops or elapsed >= loops:
-        gf[GF_PAGE_AVG_RATE] = float(int((g[G_AF_SUM_PAGES] / elapsed
-                                          + gf[GF_PAGE_AVG_RATE]) / 2))
+        gf[GF_PAGE_AVG_RATE] = float(int((g[G_AF_SUM_PAGES] / elapsed + gf[GF_PAGE_AVG_RATE]) / 2))
         lsn_rate = (cur_lsn - g[G_AF_PREV_LSN]) // elapsed
         gf[GF_LSN_AVG_RATE] = float((int(gf[GF_LSN_AVG_RATE]) + lsn_rate) // 2)
         g[G_AF_N_ITER] = 0
@@ -411,8 +415,23 @@ def sync_flush_lsn(g, frl, inst, knobs):
 
 
 @njit(cache=True)
-def page_cleaner_round(g, gf, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
-                       ring_done, batch, slots, clocks, t):
+def page_cleaner_round(
+    g,
+    gf,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    ring_frame,
+    ring_done,
+    batch,
+    slots,
+    clocks,
+    t,
+):
     """One iteration of buf_flush_page_coordinator_thread at time t (us).
 
     Returns the time of the next iteration (us).
@@ -440,39 +459,83 @@ def page_cleaner_round(g, gf, fr, frl, inst, free_stack, page_frame, knobs, out,
     if sync or g[G_PC_ACTIVE] == 1:
         n = 0
         if sync:
-            n = page_recommendation(g, gf, fr, frl, inst, knobs, out, slots,
-                                    g[G_PC_LAST_PAGES], True, lsn_limit, t)
+            n = page_recommendation(
+                g, gf, fr, frl, inst, knobs, out, slots, g[G_PC_LAST_PAGES], True, lsn_limit, t
+            )
         elif timed_out:
-            n = page_recommendation(g, gf, fr, frl, inst, knobs, out, slots,
-                                    g[G_PC_LAST_PAGES], False, LSN_MAX, t)
+            n = page_recommendation(
+                g, gf, fr, frl, inst, knobs, out, slots, g[G_PC_LAST_PAGES], False, LSN_MAX, t
+            )
         if n == 0:
             for i in range(n_inst):
                 slots[i] = 0
         for i in range(n_inst):
             j = i % n_threads
-            flushed, _, free_at = lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs,
-                                            out, ring_frame, ring_done, batch, i, clocks[j])
+            flushed, _, free_at = lru_batch(
+                g,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                i,
+                clocks[j],
+            )
             n_lru += flushed
             clocks[j] = free_at
-            flushed, free_at = list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done,
-                                          batch, i, slots[i], lsn_limit if sync else LSN_MAX,
-                                          clocks[j])
+            flushed, free_at = list_batch(
+                g,
+                fr,
+                frl,
+                inst,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                i,
+                slots[i],
+                lsn_limit if sync else LSN_MAX,
+                clocks[j],
+            )
             n_list += flushed
             clocks[j] = free_at
+        # The coordinator counts a sync round's LRU and list pages as sync pages; otherwise
+        # LRU pages as LRU-batch pages and list pages as adaptive ones.
         if s < out.shape[0]:
             if sync:
-                out[s, C_SYNC] += n_list
+                out[s, C_SYNC] += n_lru + n_list
             else:
+                out[s, C_LRU_FLUSH] += n_lru
                 out[s, C_ADAPTIVE] += n_list
-        g[G_PC_LAST_PAGES] = n_list
+        if timed_out:
+            g[G_PC_LAST_PAGES] = n_list
     elif timed_out and knobs[K_IDLE_PCT] > 0:
         # Idle flushing: flush list only, innodb_io_capacity * idle_pct spread over instances.
         n_idle = int(knobs[K_IOC] * (knobs[K_IDLE_PCT] / 100.0))
         per = (n_idle + n_inst - 1) // n_inst
         for i in range(n_inst):
             j = i % n_threads
-            flushed, free_at = list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done,
-                                          batch, i, per, LSN_MAX, clocks[j])
+            flushed, free_at = list_batch(
+                g,
+                fr,
+                frl,
+                inst,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                i,
+                per,
+                LSN_MAX,
+                clocks[j],
+            )
             n_list += flushed
             clocks[j] = free_at
         if s < out.shape[0]:

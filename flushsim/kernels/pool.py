@@ -76,8 +76,10 @@ def free_pop(inst, free_stack, i):
 def lru_old_adjust_len(fr, inst, i, ratio):
     """buf_LRU_old_adjust_len: move LRU_old until the old sublist is ratio/1024 of the list."""
     length = inst[i, I_LRU_LEN]
-    new_len = min(length * ratio // BUF_LRU_OLD_RATIO_DIV,
-                  length - (BUF_LRU_OLD_TOLERANCE + BUF_LRU_NON_OLD_MIN_LEN))
+    new_len = min(
+        length * ratio // BUF_LRU_OLD_RATIO_DIV,
+        length - (BUF_LRU_OLD_TOLERANCE + BUF_LRU_NON_OLD_MIN_LEN),
+    )
     while True:
         old = inst[i, I_LRU_OLD]
         old_len = inst[i, I_OLD_LEN]
@@ -203,7 +205,8 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
     # buf_page_peek_if_young: young enough while fewer than ~1/4 of the young sublist
     # has been evicted since the page was put at the head.
     limit = fr[f, F_FCLOCK] + inst[i, I_SIZE] * (BUF_LRU_OLD_RATIO_DIV - ratio) // (
-        BUF_LRU_OLD_RATIO_DIV * 4)
+        BUF_LRU_OLD_RATIO_DIV * 4
+    )
     if (inst[i, I_FREED_CLOCK] & 0x7FFFFFFF) < limit:
         return 0
     return 1

@@ -340,8 +340,23 @@ def signal_cleaner(g, times, heap, pos, t, force):
 
 
 @njit(cache=True)
-def get_free_block(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
-                   ring_done, times, heap, pos, i, t):
+def get_free_block(
+    g,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    ring_frame,
+    ring_done,
+    times,
+    heap,
+    pos,
+    i,
+    t,
+):
     """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues)."""
     k = 0
     t0 = t
@@ -365,8 +380,9 @@ def get_free_block(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_fr
             if s < out.shape[0]:
                 out[s, C_FREE_WAITS] += 1
             t += FREE_WAIT_SLEEP_US
-            complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
-                            ring_done, t)
+            complete_writes(
+                g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t
+            )
         ok, t = single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t)
         s = t // 1_000_000
         if s < out.shape[0]:
@@ -381,8 +397,24 @@ def get_free_block(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_fr
 
 
 @njit(cache=True, inline="always")
-def access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done,
-                times, heap, pos, page, is_write, t):
+def access_page(
+    g,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    ring_frame,
+    ring_done,
+    times,
+    heap,
+    pos,
+    page,
+    is_write,
+    t,
+):
     """buf_page_get_gen for one row: hit or read the page, then modify it if `is_write`.
 
     Returns the time (us) the thread continues, or -1 if no free block could be found.
@@ -397,8 +429,23 @@ def access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame
     while True:
         f = page_frame[page]
         if f == NO_PAGE:
-            f, t = get_free_block(g, fr, frl, inst, free_stack, page_frame, knobs, out,
-                                  ring_frame, ring_done, times, heap, pos, i, t)
+            f, t = get_free_block(
+                g,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                times,
+                heap,
+                pos,
+                i,
+                t,
+            )
             if f == NIL:
                 return -1
             t = submit(g, knobs, out, t, int(knobs[K_PAGE_SIZE]), False)
@@ -418,8 +465,9 @@ def access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame
             # The page is being written (SX-latched): an update waits for the write.
             if frl[f, L_IO_DONE] > t:
                 t = frl[f, L_IO_DONE]
-            complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
-                            ring_done, t)
+            complete_writes(
+                g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t
+            )
             continue
         if fr[f, F_ACCESS_MS] == 0:
             fr[f, F_ACCESS_MS] = max(1, t // 1000)
@@ -445,8 +493,29 @@ def access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame
 
 
 @njit(cache=True)
-def run_step(g, fr, frl, inst, free_stack, page_frame, knobs, out, hist, ring_frame,
-             ring_done, times, heap, pos, rng, zipf_cdf, scatter, th, th_cpu, e, t):
+def run_step(
+    g,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    hist,
+    ring_frame,
+    ring_done,
+    times,
+    heap,
+    pos,
+    rng,
+    zipf_cdf,
+    scatter,
+    th,
+    th_cpu,
+    e,
+    t,
+):
     """Thread e runs its transaction from time t (us) until it commits or must touch the device.
 
     Row accesses that hit the pool run back to back on the thread's local clock. A row that
@@ -490,8 +559,24 @@ def run_step(g, fr, frl, inst, free_stack, page_frame, knobs, out, hist, ring_fr
                 th[e, TH_PENDING] = page + 1
                 th[e, TH_PENDING_WRITE] = 1 if is_write else 0
                 return local
-        local = access_page(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
-                            ring_done, times, heap, pos, page, is_write, local)
+        local = access_page(
+            g,
+            fr,
+            frl,
+            inst,
+            free_stack,
+            page_frame,
+            knobs,
+            out,
+            ring_frame,
+            ring_done,
+            times,
+            heap,
+            pos,
+            page,
+            is_write,
+            local,
+        )
         if local < 0:
             # no free block after many tries: give the transaction up and retry later
             th[e, TH_ROWS_LEFT] = 0
@@ -552,8 +637,18 @@ def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ri
         boundary = (g[G_SECOND] + 1) * 1_000_000
         d = ring_peek_done(g, ring_done)
         if d >= 0 and d <= t and d < boundary:
-            complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
-                            ring_done, min(t, boundary - 1))
+            complete_writes(
+                g,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                ring_frame,
+                ring_done,
+                min(t, boundary - 1),
+            )
         elif boundary <= t:
             checkpoint(g, frl, inst)
             sample_second(g, inst, knobs, out, g[G_SECOND])
@@ -655,11 +750,23 @@ def init_state(knobs, n_threads_max, table_pages, seed):
 
 
 @njit(cache=True)
-def simulate_kernel(knobs, seconds, n_threads_max, table_pages, seed, zipf_cdf, scatter,
-                    tl_time, tl_kind, tl_knob, tl_value):
+def simulate_kernel(
+    knobs,
+    seconds,
+    n_threads_max,
+    table_pages,
+    seed,
+    zipf_cdf,
+    scatter,
+    tl_time,
+    tl_kind,
+    tl_knob,
+    tl_value,
+):
     """Run a whole scenario. Returns (out[seconds, N_COLS], hist[seconds, HIST_BUCKETS])."""
     fr, frl, inst, free_stack, page_frame, g, gf, rng = init_state(
-        knobs, n_threads_max, table_pages, seed)
+        knobs, n_threads_max, table_pages, seed
+    )
     n_frames = fr.shape[0]
     out = np.zeros((seconds, N_COLS), dtype=np.float64)
     hist = np.zeros((seconds, HIST_BUCKETS), dtype=np.int64)
@@ -688,29 +795,76 @@ def simulate_kernel(knobs, seconds, n_threads_max, table_pages, seed, zipf_cdf, 
         t = times[e]
         k = g[G_TL_NEXT]
         if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
-            advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame,
-                    ring_done, tl_time[k])
-            apply_event(g, knobs, times, heap, pos, tl_kind[k], tl_knob[k], tl_value[k],
-                        tl_time[k])
+            advance(
+                g,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                tl_time[k],
+            )
+            apply_event(g, knobs, times, heap, pos, tl_kind[k], tl_knob[k], tl_value[k], tl_time[k])
             g[G_TL_NEXT] = k + 1
             continue
         if t >= end:
             break
-        advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done,
-                t)
+        advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t)
         if e == cleaner:
-            nxt = page_cleaner_round(g, gf, fr, frl, inst, free_stack, page_frame, knobs, out,
-                                     ring_frame, ring_done, batch, slots, clocks, t)
+            nxt = page_cleaner_round(
+                g,
+                gf,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                slots,
+                clocks,
+                t,
+            )
             times[e] = INF_TIME if g[G_PC_DISABLED] == 1 else max(nxt, t + 1)
-        elif (g[G_WL_RUNNING] == 0 or e >= g[G_N_ACTIVE_THREADS]
-              or (g[G_WL_DONE] == 1 and th[e, TH_ROWS_LEFT] == 0)):
+        elif (
+            g[G_WL_RUNNING] == 0
+            or e >= g[G_N_ACTIVE_THREADS]
+            or (g[G_WL_DONE] == 1 and th[e, TH_ROWS_LEFT] == 0)
+        ):
             th[e, TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
             th[e, TH_PENDING] = 0
             times[e] = INF_TIME
         else:
-            nxt = run_step(g, fr, frl, inst, free_stack, page_frame, knobs, out, hist,
-                           ring_frame, ring_done, times, heap, pos, rng, zipf_cdf, scatter, th,
-                           th_cpu, e, t)
+            nxt = run_step(
+                g,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                hist,
+                ring_frame,
+                ring_done,
+                times,
+                heap,
+                pos,
+                rng,
+                zipf_cdf,
+                scatter,
+                th,
+                th_cpu,
+                e,
+                t,
+            )
             times[e] = max(nxt, t + 1)
         heap_fix(heap, pos, times, e)
     advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, end)
