@@ -711,7 +711,7 @@ def _apply_startup_rules(v: dict[str, object], given: set[str]) -> None:
             f"table_rows={int(v['table_rows']):,}: the zipf workload supports at most "
             f"{SIM_MAX_ZIPF_ROWS:,} rows"
         )
-    if int(v["hot_rows"]) > int(v["table_rows"]):
+    if v["workload"] == "hotset" and int(v["hot_rows"]) > int(v["table_rows"]):
         raise ValueError(
             f"hot_rows={int(v['hot_rows']):,} must be between 1 and table_rows "
             f"({int(v['table_rows']):,})"

@@ -137,7 +137,7 @@ def test_simulator_limits_are_clear():
     with pytest.raises(ValueError, match="at least 512 per instance"):
         fs.Scenario(knobs={"innodb_buffer_pool_size": "8M", "innodb_buffer_pool_instances": 2})
     with pytest.raises(ValueError, match="hot_rows"):
-        fs.Scenario(knobs={"table_rows": 100, "hot_rows": 1000})
+        fs.Scenario(knobs={"workload": "hotset", "table_rows": 100, "hot_rows": 1000})
 
 
 def test_bad_scenario_fields():

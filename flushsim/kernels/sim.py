@@ -193,7 +193,7 @@ def draw_row(g, knobs, rng, zipf_cdf, scatter):
     if wl == WL_HOTSET:
         hot_pct = knobs[K_HOT_PCT]
         if rng_unit(rng) * 100.0 < hot_pct:
-            j = rng_below(rng, int(knobs[K_HOT_ROWS]))
+            j = rng_below(rng, min(int(knobs[K_HOT_ROWS]), rows))
             return (j * scatter) % rows
         return rng_below(rng, rows)
     # WL_SEQUENTIAL
@@ -472,6 +472,7 @@ def access_page(
         if fr[f, F_ACCESS_MS] == 0:
             fr[f, F_ACCESS_MS] = max(1, t // 1000)
         r = peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio)
+        s = t // 1_000_000
         if r == 1:
             was_old = fr[f, F_OLD]
             make_young(fr, inst, i, f, ratio)
@@ -763,7 +764,11 @@ def simulate_kernel(
     tl_knob,
     tl_value,
 ):
-    """Run a whole scenario. Returns (out[seconds, N_COLS], hist[seconds, HIST_BUCKETS])."""
+    """Run a whole scenario. Returns (out[seconds, N_COLS], hist[seconds, HIST_BUCKETS]).
+
+    The timeline changes knobs while the run goes on, so it works on a copy of `knobs`.
+    """
+    knobs = knobs.copy()
     fr, frl, inst, free_stack, page_frame, g, gf, rng = init_state(
         knobs, n_threads_max, table_pages, seed
     )

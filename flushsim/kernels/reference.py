@@ -1,0 +1,943 @@
+"""Readable pure-Python twin of the numba kernel: same inputs, same outputs, exactly.
+
+The kernel keeps its state in flat arrays for speed. This twin keeps it in plain objects: a
+`Frame` per buffer-pool frame, doubly linked LRU lists of Frame objects, an insertion-ordered
+dict as each flush list (oldest first), Python lists as free lists, and a deque of pending
+writes. Method names follow the InnoDB functions they model, as in the kernel. The tests check
+that both give identical per-second arrays on seeded scenarios, and `check_every_event=True`
+checks the invariants of `invariants.check_state` after every event.
+
+It is far slower than the kernel (about 100x) and meant for small scenarios.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import layout as L
+
+M64 = (1 << 64) - 1
+LSN_MAX = 1 << 62
+
+
+class Knobs:
+    """The knob vector with attribute access by server name (values stay floats, as in it)."""
+
+    def __init__(self, vector: np.ndarray) -> None:
+        self.vector = vector
+
+    def __getattr__(self, name: str) -> float:
+        return float(self.vector[L.KNOB_INDEX[name]])
+
+    def set(self, index: int, value: float) -> None:
+        self.vector[index] = value
+
+
+@dataclass(eq=False)
+class Frame:
+    """One buffer-pool frame and the page it holds."""
+
+    id: int
+    instance: int
+    page: int = L.NO_PAGE
+    prev: Frame | None = None  # LRU: towards the head
+    next: Frame | None = None  # LRU: towards the tail
+    in_lru: bool = False
+    old: bool = False
+    io: int = L.IO_NONE
+    access_ms: int = 0
+    freed_clock: int = 0
+    oldest_modification: int = 0
+    io_done: int = 0
+
+
+@dataclass(eq=False)
+class Instance:
+    """One buffer-pool instance: free list, LRU list (with LRU_old), flush list."""
+
+    index: int
+    size: int
+    first_frame: int
+    free: list[Frame] = field(default_factory=list)
+    head: Frame | None = None
+    tail: Frame | None = None
+    lru_len: int = 0
+    lru_old: Frame | None = None
+    old_len: int = 0
+    flush_list: dict[Frame, None] = field(default_factory=dict)  # oldest first
+    freed_page_clock: int = 0
+    pending_lru: int = 0
+    pending_list: int = 0
+    try_lru_scan: bool = True
+    pending_done: int = 0
+
+
+class SplitMix64:
+    """The kernel's random stream, with Python integers."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & M64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        return z ^ (z >> 31)
+
+    def unit(self) -> float:
+        return float(self.next() >> 11) * (1.0 / 9007199254740992.0)
+
+    def below(self, n: int) -> int:
+        return int(self.unit() * n)
+
+
+class ReferenceSim:
+    """The whole simulation in plain Python objects."""
+
+    def __init__(
+        self,
+        knobs,
+        seconds,
+        n_threads_max,
+        table_pages,
+        seed,
+        zipf_cdf,
+        scatter,
+        timeline,
+        check_every_event=False,
+    ):
+        self.k = Knobs(knobs.copy())
+        self.seconds = seconds
+        self.zipf_cdf = zipf_cdf
+        self.scatter = scatter
+        self.timeline = timeline
+        self.check = check_every_event
+        page = int(self.k.innodb_page_size)
+        n_inst = int(self.k.innodb_buffer_pool_instances)
+        size = int(self.k.innodb_buffer_pool_size) // page // n_inst
+        self.frames = [Frame(f, f // size) for f in range(size * n_inst)]
+        self.instances = [Instance(i, size, i * size) for i in range(n_inst)]
+        for inst in self.instances:
+            # the kernel pops the lowest frame first
+            inst.free = [self.frames[inst.first_frame + size - 1 - k] for k in range(size)]
+        self.page_frame: dict[int, Frame] = {}
+        self.table_pages = table_pages
+        self.out = np.zeros((seconds, L.N_COLS), dtype=np.float64)
+        self.hist = np.zeros((seconds, L.HIST_BUCKETS), dtype=np.int64)
+        self.writes_in_flight: deque[tuple[int, Frame]] = deque()  # (done us, frame)
+        self.rng = SplitMix64(seed)
+        # redo and activity
+        self.lsn = L.LOG_START_LSN
+        self.checkpoint_lsn = L.LOG_START_LSN
+        self.activity = 0
+        self.dev_busy_write = 0
+        self.dev_busy_read = 0
+        # page cleaner coordinator
+        self.pc_disabled = self.k.innodb_page_cleaner_disabled_debug != 0
+        self.pc_loop_start = -1_000_000
+        self.pc_last_activity = 0
+        self.pc_active = False
+        self.pc_sync = False
+        self.pc_last_pages = 0
+        self.pc_round_end = 0
+        self.af_init = False
+        self.af_prev_lsn = 0
+        self.af_prev_time = 0
+        self.af_n_iter = 0
+        self.af_sum_pages = 0
+        self.page_avg_rate = 0.0
+        self.lsn_avg_rate = 0.0
+        # workload and threads
+        self.n_threads_max = n_threads_max
+        self.n_active = min(int(self.k.threads), n_threads_max)
+        self.wl_running = True
+        self.wl_done = False
+        self.seq_cursor = int(self.k.seq_start_row)
+        self.second = 0
+        inf = L.INF_TIME
+        self.times = [0 if e < self.n_active else inf for e in range(n_threads_max)]
+        self.times.append(inf if self.pc_disabled else 0)  # the page cleaner is the last entity
+        self.threads = [
+            {"rows_left": 0, "rows_done": 0, "start": 0, "pending": None}
+            for _ in range(n_threads_max)
+        ]
+        self.thread_cpu = [0.0] * n_threads_max
+
+    # ------------------------------------------------------------------ helpers
+    def count(self, t: int, column: int, value: float = 1) -> None:
+        s = t // 1_000_000
+        if s < self.seconds:
+            self.out[s, column] += value
+
+    def old_ratio(self) -> int:
+        return int(self.k.innodb_old_blocks_pct) * L.BUF_LRU_OLD_RATIO_DIV // 100
+
+    # ------------------------------------------------------------------ device (io.py)
+    def submit(self, now: int, nbytes: int, is_write: bool) -> int:
+        per_op = 1e6 / self.k.device_iops
+        per_byte = nbytes / (self.k.device_bandwidth_mb_s * 1e6) * 1e6
+        service = max(int(max(per_op, per_byte) + 0.5), 1)
+        if is_write:
+            start = max(now, self.dev_busy_write)
+            self.dev_busy_write = start + service
+        else:
+            start = max(now, self.dev_busy_read)
+            self.dev_busy_read = start + service
+            self.dev_busy_write = max(self.dev_busy_write, now) + service
+        lat = self.k.device_write_latency_us if is_write else self.k.device_read_latency_us
+        done = start + service + int(lat + 0.5)
+        s = now // 1_000_000
+        if s < self.seconds:
+            resp_ms = (done - now) / 1000.0
+            if is_write:
+                self.out[s, L.C_W_S] += 1
+                self.out[s, L.C_WKB] += nbytes / 1024.0
+                self.out[s, L.C_W_AWAIT] += resp_ms
+            else:
+                self.out[s, L.C_R_S] += 1
+                self.out[s, L.C_RKB] += nbytes / 1024.0
+                self.out[s, L.C_R_AWAIT] += resp_ms
+            self.out[s, L.C_AQU] += (done - now) / 1e6
+            self.out[s, L.C_UTIL] += service / 1e4
+        return done
+
+    def fsync(self, now: int) -> int:
+        done = now + int(self.k.device_fsync_latency_us + 0.5)
+        s = now // 1_000_000
+        if s < self.seconds:
+            self.out[s, L.C_FSYNCS] += 1
+            self.out[s, L.C_FSYNC_LAT] += (done - now) / 1000.0
+        return done
+
+    # ------------------------------------------------------------------ LRU list (buf0lru.cc)
+    def buf_LRU_old_adjust_len(self, inst: Instance) -> None:
+        length = inst.lru_len
+        new_len = min(
+            length * self.old_ratio() // L.BUF_LRU_OLD_RATIO_DIV,
+            length - (L.BUF_LRU_OLD_TOLERANCE + L.BUF_LRU_NON_OLD_MIN_LEN),
+        )
+        while True:
+            if inst.old_len + L.BUF_LRU_OLD_TOLERANCE < new_len:
+                inst.lru_old = inst.lru_old.prev
+                inst.old_len += 1
+                inst.lru_old.old = True
+            elif inst.old_len > new_len + L.BUF_LRU_OLD_TOLERANCE:
+                inst.lru_old.old = False
+                inst.lru_old = inst.lru_old.next
+                inst.old_len -= 1
+            else:
+                return
+
+    def buf_LRU_old_init(self, inst: Instance) -> None:
+        f = inst.head
+        while f is not None:
+            f.old = True
+            f = f.next
+        inst.lru_old = inst.head
+        inst.old_len = inst.lru_len
+        self.buf_LRU_old_adjust_len(inst)
+
+    def buf_LRU_add_block(self, inst: Instance, f: Frame, old: bool) -> None:
+        if not old or inst.lru_len < L.BUF_LRU_OLD_MIN_LEN:
+            f.prev, f.next = None, inst.head
+            if inst.head is not None:
+                inst.head.prev = f
+            else:
+                inst.tail = f
+            inst.head = f
+            f.freed_clock = inst.freed_page_clock
+        else:
+            at = inst.lru_old
+            f.prev, f.next = at, at.next
+            if at.next is not None:
+                at.next.prev = f
+            else:
+                inst.tail = f
+            at.next = f
+            inst.old_len += 1
+        inst.lru_len += 1
+        f.in_lru = True
+        if inst.lru_len > L.BUF_LRU_OLD_MIN_LEN:
+            f.old = old
+            self.buf_LRU_old_adjust_len(inst)
+        elif inst.lru_len == L.BUF_LRU_OLD_MIN_LEN:
+            self.buf_LRU_old_init(inst)
+        else:
+            f.old = inst.lru_old is not None
+
+    def buf_LRU_remove_block(self, inst: Instance, f: Frame) -> None:
+        if f is inst.lru_old:
+            inst.lru_old = f.prev
+            inst.lru_old.old = True
+            inst.old_len += 1
+        if f.prev is not None:
+            f.prev.next = f.next
+        else:
+            inst.head = f.next
+        if f.next is not None:
+            f.next.prev = f.prev
+        else:
+            inst.tail = f.prev
+        f.prev = f.next = None
+        f.in_lru = False
+        inst.lru_len -= 1
+        was_old, f.old = f.old, False
+        if inst.lru_len < L.BUF_LRU_OLD_MIN_LEN:
+            g = inst.head
+            while g is not None:
+                g.old = False
+                g = g.next
+            inst.lru_old = None
+            inst.old_len = 0
+            return
+        if was_old:
+            inst.old_len -= 1
+        self.buf_LRU_old_adjust_len(inst)
+
+    def buf_LRU_make_block_young(self, inst: Instance, f: Frame) -> None:
+        self.buf_LRU_remove_block(inst, f)
+        self.buf_LRU_add_block(inst, f, old=False)
+
+    def buf_page_peek_if_too_old(self, inst: Instance, f: Frame, now_ms: int) -> int:
+        """1: make young; 0: leave it; -1: leave it and count it as not made young."""
+        if inst.freed_page_clock == 0:
+            return 0
+        old_time = int(self.k.innodb_old_blocks_time)
+        if old_time > 0 and f.old:
+            if f.access_ms > 0 and now_ms - f.access_ms >= old_time:
+                return 1
+            return -1
+        young_limit = f.freed_clock + inst.size * (L.BUF_LRU_OLD_RATIO_DIV - self.old_ratio()) // (
+            L.BUF_LRU_OLD_RATIO_DIV * 4
+        )
+        return 0 if (inst.freed_page_clock & 0x7FFFFFFF) < young_limit else 1
+
+    def buf_LRU_free_page(self, inst: Instance, f: Frame) -> None:
+        self.buf_LRU_remove_block(inst, f)
+        del self.page_frame[f.page]
+        f.page = L.NO_PAGE
+        f.access_ms = 0
+        f.freed_clock = 0
+        inst.freed_page_clock += 1
+        inst.free.append(f)
+
+    @staticmethod
+    def replaceable(f: Frame) -> bool:
+        return f.oldest_modification == 0 and f.io == L.IO_NONE
+
+    # ------------------------------------------------------------------ flush list
+    def buf_flush_insert_into_flush_list(self, inst: Instance, f: Frame, lsn: int) -> None:
+        f.oldest_modification = lsn
+        inst.flush_list[f] = None
+
+    def buf_flush_remove(self, inst: Instance, f: Frame) -> None:
+        del inst.flush_list[f]
+        f.oldest_modification = 0
+
+    def oldest_modification(self) -> int:
+        oldest = [
+            next(iter(i.flush_list)).oldest_modification for i in self.instances if i.flush_list
+        ]
+        return min(oldest) if oldest else 0
+
+    def checkpoint(self) -> None:
+        oldest = self.oldest_modification()
+        self.checkpoint_lsn = max(self.checkpoint_lsn, oldest if oldest > 0 else self.lsn)
+
+    # ------------------------------------------------------------------ writes
+    def buf_page_write_complete(self, f: Frame) -> None:
+        inst = self.instances[f.instance]
+        kind, f.io = f.io, L.IO_NONE
+        self.buf_flush_remove(inst, f)
+        if kind == L.IO_LRU:
+            inst.pending_lru -= 1
+            if f.in_lru:
+                self.buf_LRU_free_page(inst, f)
+        else:
+            inst.pending_list -= 1
+
+    def complete_writes(self, t: int) -> None:
+        while self.writes_in_flight and self.writes_in_flight[0][0] <= t:
+            _, f = self.writes_in_flight.popleft()
+            self.buf_page_write_complete(f)
+
+    def dispatch(self, inst: Instance, batch: list[Frame], kind: int, t: int) -> int:
+        """Write a batch through the doublewrite buffer; return when the cleaner is free."""
+        page = int(self.k.innodb_page_size)
+        dblwr = int(self.k.innodb_doublewrite)
+        chunk = int(self.k.innodb_doublewrite_pages)
+        cursor = t
+        for k in range(0, len(batch), chunk):
+            part = batch[k : k + chunk]
+            start = cursor
+            if dblwr != 0:
+                nbytes = len(part) * page if dblwr == 1 else 4096  # DETECT_ONLY: metadata
+                start = self.fsync(self.submit(cursor, nbytes, True))
+                self.count(t, L.C_DBLWR_PAGES, len(part))
+                self.count(t, L.C_DBLWR_WRITES)
+            last = start
+            for f in part:
+                done = self.submit(start, page, True)
+                f.io_done = done
+                self.writes_in_flight.append((done, f))
+                last = done
+            inst.pending_done = max(inst.pending_done, last)
+            if kind == L.IO_LRU:
+                inst.pending_lru += len(part)
+            else:
+                inst.pending_list += len(part)
+            if dblwr != 0:
+                cursor = start
+        return cursor + L.PC_PAGE_US * len(batch)
+
+    # ------------------------------------------------------------------ page cleaner batches
+    def buf_flush_LRU_list(self, inst: Instance, t: int) -> tuple[int, int]:
+        """One LRU batch: not limited by io_capacity. Returns (pages written, free-at time)."""
+        if inst.pending_lru > 0:
+            return 0, t
+        depth = int(self.k.innodb_lru_scan_depth)
+        scan_depth = min(depth, inst.lru_len)
+        batch: list[Frame] = []
+        evicted = scanned = 0
+        f = inst.tail
+        while (
+            f is not None
+            and len(batch) + evicted < scan_depth
+            and len(inst.free) < depth
+            and inst.lru_len > 256
+        ):
+            prev = f.prev
+            if self.replaceable(f):
+                self.buf_LRU_free_page(inst, f)
+                evicted += 1
+            elif f.io == L.IO_NONE:
+                f.io = L.IO_LRU
+                batch.append(f)
+            scanned += 1
+            f = prev
+        free_at = self.dispatch(inst, batch, L.IO_LRU, t) if batch else t
+        inst.try_lru_scan = True
+        self.count(t, L.C_LRU_EVICT, evicted)
+        self.count(t, L.C_LRU_SCANNED, scanned)
+        return len(batch), free_at
+
+    def buf_do_flush_list_batch(
+        self, inst: Instance, n: int, lsn_limit: int, t: int
+    ) -> tuple[int, int]:
+        if n <= 0 or inst.pending_list > 0:
+            return 0, t
+        batch = []
+        for f in list(inst.flush_list):
+            if len(batch) >= n or f.oldest_modification >= lsn_limit:
+                break
+            if f.io == L.IO_NONE:
+                f.io = L.IO_LIST
+                batch.append(f)
+        if not batch:
+            return 0, t
+        free_at = self.dispatch(inst, batch, L.IO_LIST, t)
+        self.count(t, L.C_BATCH, len(batch))
+        return len(batch), free_at
+
+    # ------------------------------------------------------------------ adaptive flushing
+    def redo_limits(self) -> tuple[int, int, int, int, int, int]:
+        """log_files_capacity_get_limits: soft, async, sync, free-check, dirty-age, margin."""
+        cap = int(self.k.innodb_redo_log_capacity)
+        page = int(self.k.innodb_page_size)
+        file_size = cap // 32
+        hard = cap * 30 // 32 - (31 * 2048 + 2 * 65536) - (file_size + 9) // 10
+        hard = hard // 512 * 512
+        soft = hard * 95 // 100
+        age_async = soft - soft // 8
+        age_sync = soft - soft // 16
+        margin = 4 * page * (int(self.k.innodb_thread_concurrency) + 10) + 4096 + soft * 5 // 100
+        margin = min(margin, soft // 2)
+        return soft, age_async, age_sync, soft - margin, age_async - margin, margin
+
+    def get_pct_for_dirty(self) -> int:
+        dirty = sum(len(i.flush_list) for i in self.instances)
+        rest = 1 + sum(i.lru_len + len(i.free) for i in self.instances)
+        dirty_pct = (dirty * 100) / rest
+        if dirty_pct == 0.0:
+            return 0
+        lwm = self.k.innodb_max_dirty_pages_pct_lwm
+        max_dirty = self.k.innodb_max_dirty_pages_pct
+        if lwm == 0.0:
+            if dirty_pct >= max_dirty:
+                return 100
+        elif dirty_pct >= lwm:
+            return int((dirty_pct * 100) / (max_dirty + 1))
+        return 0
+
+    def get_pct_for_lsn(self, age: int) -> int:
+        _, _, _, free_check, dirty_age, _ = self.redo_limits()
+        if age < int(self.k.innodb_adaptive_flushing_lwm * free_check / 100):
+            return 0
+        if age < dirty_age and self.k.innodb_adaptive_flushing == 0:
+            return 0
+        factor = (age * 100.0) / dirty_age
+        ratio = int(self.k.innodb_io_capacity_max) // int(self.k.innodb_io_capacity)
+        return int((ratio * (factor * math.sqrt(factor))) / 7.5)
+
+    def page_recommendation(
+        self, slots: list[int], last_pages: int, sync: bool, lsn_limit: int, t: int
+    ) -> int:
+        n_inst = len(self.instances)
+        slots[:] = [0] * n_inst
+        cur_lsn = self.lsn
+        if not self.af_init:
+            self.af_init = True
+            self.af_prev_lsn, self.af_prev_time = cur_lsn, t
+            return 0
+        skip = self.af_prev_lsn == cur_lsn and not sync
+        self.af_n_iter += 1
+        self.af_sum_pages += last_pages
+        elapsed = max(1, (t - self.af_prev_time) // 1_000_000)
+        loops = int(self.k.innodb_flushing_avg_loops)
+        if self.af_n_iter >= loops or elapsed >= loops:
+            self.page_avg_rate = float(int((self.af_sum_pages / elapsed + self.page_avg_rate) / 2))
+            lsn_rate = (cur_lsn - self.af_prev_lsn) // elapsed
+            self.lsn_avg_rate = float((int(self.lsn_avg_rate) + lsn_rate) // 2)
+            self.af_n_iter = self.af_sum_pages = 0
+            self.af_prev_lsn, self.af_prev_time = cur_lsn, t
+        oldest = self.oldest_modification()
+        age = cur_lsn - oldest if oldest > 0 else 0
+        p_dirty = self.get_pct_for_dirty()
+        p_lsn = self.get_pct_for_lsn(age)
+        ioc = int(self.k.innodb_io_capacity)
+        iocmax = int(self.k.innodb_io_capacity_max)
+        target, sf = (lsn_limit, 1) if sync else (oldest + 3 * int(self.lsn_avg_rate), 3)
+        sum_max = 2 * iocmax
+        cap = (sum_max // n_inst) * sf * 2
+        total = 0
+        for i, inst in enumerate(self.instances):
+            c = 0
+            for f in inst.flush_list:
+                if c >= cap or f.oldest_modification > target:
+                    break
+                c += 1
+            slots[i] = c // sf + 1
+            total += c
+        s_all = max(1, total // sf)
+        pages_for_lsn = min(s_all, sum_max)
+        if sync:
+            n = max(pages_for_lsn, ioc)
+        else:
+            n = min(
+                (ioc * max(p_dirty, p_lsn) // 100 + int(self.page_avg_rate) + pages_for_lsn) // 3,
+                iocmax,
+            )
+        if skip:
+            n = 0
+        for i in range(n_inst):
+            if n == 0:
+                slots[i] = 0
+            elif p_lsn > 30:
+                slots[i] = slots[i] * n // s_all + 1
+            else:
+                slots[i] = n // n_inst + 1
+        s = t // 1_000_000
+        if s < self.seconds:
+            self.out[s, L.C_N_REQ] = n
+            self.out[s, L.C_PCT_DIRTY] = p_dirty
+            self.out[s, L.C_PCT_LSN] = p_lsn
+            self.out[s, L.C_AVG_PAGE] = self.page_avg_rate
+            self.out[s, L.C_AVG_LSN] = self.lsn_avg_rate
+        return n
+
+    def log_sync_flush_lsn(self) -> int:
+        oldest = self.oldest_modification()
+        if oldest == 0:
+            return 0
+        _, _, age_sync, _, _, margin = self.redo_limits()
+        if self.lsn + margin - oldest <= age_sync:
+            return 0
+        up_to = min(self.lsn + margin - age_sync, self.lsn)
+        return up_to if up_to > oldest else 0
+
+    def buf_flush_page_coordinator_round(self, t: int) -> int:
+        """One coordinator iteration at t; returns the time of the next one."""
+        n_inst = len(self.instances)
+        timed_out = t >= self.pc_loop_start + 1_000_000
+        if timed_out:
+            self.pc_loop_start = t
+            self.pc_active = self.activity != self.pc_last_activity
+            self.pc_last_activity = self.activity
+        lsn_limit, sync = LSN_MAX, False
+        if self.k.innodb_flush_sync != 0:
+            up_to = self.log_sync_flush_lsn()
+            if up_to != 0:
+                sync = True
+                lsn_limit = up_to + int(self.lsn_avg_rate) * 3
+        n_threads = min(int(self.k.innodb_page_cleaners), n_inst)
+        clocks = [t] * n_threads
+        slots = [0] * n_inst
+        n_lru = n_list = 0
+        if sync or self.pc_active:
+            n = 0
+            if sync or timed_out:
+                n = self.page_recommendation(
+                    slots, self.pc_last_pages, sync, lsn_limit if sync else LSN_MAX, t
+                )
+            if n == 0:
+                slots = [0] * n_inst
+            for i, inst in enumerate(self.instances):
+                j = i % n_threads
+                flushed, clocks[j] = self.buf_flush_LRU_list(inst, clocks[j])
+                n_lru += flushed
+                flushed, clocks[j] = self.buf_do_flush_list_batch(
+                    inst, slots[i], lsn_limit if sync else LSN_MAX, clocks[j]
+                )
+                n_list += flushed
+            if sync:
+                self.count(t, L.C_SYNC, n_lru + n_list)
+            else:
+                self.count(t, L.C_LRU_FLUSH, n_lru)
+                self.count(t, L.C_ADAPTIVE, n_list)
+            if timed_out:
+                self.pc_last_pages = n_list
+        elif timed_out and self.k.innodb_idle_flush_pct > 0:
+            n_idle = int(self.k.innodb_io_capacity * (self.k.innodb_idle_flush_pct / 100.0))
+            per = (n_idle + n_inst - 1) // n_inst
+            for i, inst in enumerate(self.instances):
+                j = i % n_threads
+                flushed, clocks[j] = self.buf_do_flush_list_batch(inst, per, LSN_MAX, clocks[j])
+                n_list += flushed
+            self.count(t, L.C_BACKGROUND, n_list)
+        self.pc_sync = sync
+        self.count(t, L.C_PC_ROUNDS)
+        end = max([t + L.PC_ROUND_BASE_US] + [c + L.PC_ROUND_BASE_US for c in clocks])
+        self.pc_round_end = end
+        self.checkpoint()
+        if sync:
+            if n_lru + n_list == 0 and self.writes_in_flight:
+                d = self.writes_in_flight[0][0]
+                if d > end:
+                    return d
+            return end
+        return max(end, self.pc_loop_start + 1_000_000)
+
+    # ------------------------------------------------------------------ user threads
+    def draw_row(self) -> int:
+        wl = L.WORKLOADS[int(self.k.workload)]
+        rows = int(self.k.table_rows)
+        if wl == "uniform":
+            return self.rng.below(rows)
+        if wl == "zipf":
+            u = self.rng.unit()
+            rank = int(np.searchsorted(self.zipf_cdf[:-1], u, side="right"))
+            return (rank * self.scatter) % rows
+        if wl == "hotset":
+            if self.rng.unit() * 100.0 < self.k.hot_pct:
+                hot = min(int(self.k.hot_rows), rows)
+                return (self.rng.below(hot) * self.scatter) % rows
+            return self.rng.below(rows)
+        end = int(self.k.seq_end_row)
+        end = rows if end == 0 or end > rows else end
+        if self.seq_cursor >= end:
+            self.wl_done = True
+            return -1
+        self.seq_cursor += 1
+        return self.seq_cursor - 1
+
+    def draw_is_write(self) -> bool:
+        wp = self.k.write_pct
+        if wp >= 100.0:
+            return True
+        if wp <= 0.0:
+            return False
+        return self.rng.unit() * 100.0 < wp
+
+    def signal_cleaner(self, t: int, force: bool) -> None:
+        if self.pc_disabled or (not self.pc_active and not self.pc_sync and not force):
+            return
+        cleaner = len(self.times) - 1
+        self.times[cleaner] = min(self.times[cleaner], max(t, self.pc_round_end))
+
+    def buf_LRU_scan_and_free_block(self, inst: Instance, scan_all: bool) -> bool:
+        f, scanned = inst.tail, 0
+        while f is not None and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+            if self.replaceable(f):
+                self.buf_LRU_free_page(inst, f)
+                return True
+            scanned += 1
+            f = f.prev
+        return False
+
+    def buf_flush_single_page_from_LRU(self, inst: Instance, t: int) -> tuple[bool, int]:
+        page = int(self.k.innodb_page_size)
+        f = inst.tail
+        while f is not None:
+            if self.replaceable(f):
+                self.buf_LRU_free_page(inst, f)
+                return True, t
+            if f.io == L.IO_NONE:
+                if int(self.k.innodb_doublewrite) != 0:
+                    t = self.fsync(self.submit(t, page, True))
+                t = self.fsync(self.submit(t, page, True))
+                self.buf_flush_remove(inst, f)
+                self.buf_LRU_free_page(inst, f)
+                self.count(t, L.C_SINGLE)
+                return True, t
+            f = f.prev
+        return False, t
+
+    def buf_LRU_get_free_block(self, inst: Instance, t: int) -> tuple[Frame | None, int]:
+        t0 = t
+        for k in range(L.FREE_BLOCK_MAX_ITERATIONS):
+            if inst.free:
+                if t > t0:
+                    self.count(t, L.C_FREE_WAIT_MS, (t - t0) / 1000.0)
+                return inst.free.pop(), t
+            freed = False
+            if inst.try_lru_scan or k > 0:
+                freed = self.buf_LRU_scan_and_free_block(inst, scan_all=k > 0)
+                if not freed and k == 0:
+                    inst.try_lru_scan = False
+            if freed:
+                continue
+            self.signal_cleaner(t, False)
+            if k > 1:
+                self.count(t, L.C_FREE_WAITS)
+                t += L.FREE_WAIT_SLEEP_US
+                self.complete_writes(t)
+            ok, t = self.buf_flush_single_page_from_LRU(inst, t)
+            if not ok:
+                self.count(t, L.C_SINGLE_FAIL)
+            self.count(t, L.C_WAIT_FREE)
+        return None, t
+
+    def buf_page_get(self, page: int, is_write: bool, t: int) -> int:
+        """One row access; returns when the thread continues, or -1 if no frame was found."""
+        inst = self.instances[(page >> 6) % len(self.instances)]
+        self.count(t, L.C_READ_REQ)
+        while True:
+            f = self.page_frame.get(page)
+            if f is None:
+                f, t = self.buf_LRU_get_free_block(inst, t)
+                if f is None:
+                    return -1
+                t = self.submit(t, int(self.k.innodb_page_size), False)
+                f.page = page
+                self.page_frame[page] = f
+                self.buf_LRU_add_block(inst, f, old=True)
+                f.access_ms = max(1, t // 1000)
+                self.count(t, L.C_READS)
+                if self.buf_page_peek_if_too_old(inst, f, t // 1000) == -1:
+                    self.count(t, L.C_NOT_YOUNG)
+                break
+            if is_write and f.io != L.IO_NONE:
+                t = max(t, f.io_done)  # an update waits for the page's write
+                self.complete_writes(t)
+                continue
+            if f.access_ms == 0:
+                f.access_ms = max(1, t // 1000)
+            verdict = self.buf_page_peek_if_too_old(inst, f, t // 1000)
+            if verdict == 1:
+                was_old = f.old
+                self.buf_LRU_make_block_young(inst, f)
+                if was_old:
+                    self.count(t, L.C_YOUNG)
+            elif verdict == -1:
+                self.count(t, L.C_NOT_YOUNG)
+            break
+        if is_write:
+            if f.oldest_modification == 0:
+                self.buf_flush_insert_into_flush_list(inst, f, self.lsn)
+            self.lsn += int(self.k.redo_bytes_per_change)
+            self.count(t, L.C_DML_UPDATES)
+        else:
+            self.count(t, L.C_DML_READS)
+        return t
+
+    def thread_step(self, e: int, t: int) -> int:
+        """Run thread e's transaction until it commits or must touch the device."""
+        th = self.threads[e]
+        if th["rows_left"] == 0:
+            free_check = self.redo_limits()[3]
+            if self.lsn - self.checkpoint_lsn > free_check:
+                self.checkpoint()
+                if self.lsn - self.checkpoint_lsn > free_check:
+                    self.signal_cleaner(t, True)
+                    self.count(t, L.C_REDO_WAIT, L.REDO_WAIT_POLL_US / 1000.0)
+                    return t + L.REDO_WAIT_POLL_US
+            th.update(rows_left=int(self.k.rows_per_trx), rows_done=0, start=t)
+        local = t
+        while th["rows_left"] > 0:
+            if th["pending"] is not None:
+                page, is_write = th["pending"]
+                th["pending"] = None
+            else:
+                row = self.draw_row()
+                if row < 0:
+                    th["rows_left"] = 0
+                    break
+                is_write = self.draw_is_write()
+                page = row // int(self.k.rows_per_page)
+            if local > t:
+                f = self.page_frame.get(page)
+                if f is None or (is_write and f.io != L.IO_NONE):
+                    th["pending"] = (page, is_write)  # touch the device in time order
+                    return local
+            local = self.buf_page_get(page, is_write, local)
+            if local < 0:
+                th.update(rows_left=0, rows_done=0)
+                return t + L.REDO_WAIT_POLL_US
+            self.thread_cpu[e] += self.k.cpu_us_per_row
+            step = int(self.thread_cpu[e])
+            self.thread_cpu[e] -= step
+            local += step
+            th["rows_left"] -= 1
+            th["rows_done"] += 1
+        if th["rows_done"] > 0:
+            self.activity += 1
+            self.count(local, L.C_TPS)
+            s = local // 1_000_000
+            if s < self.seconds:
+                self.hist[s, latency_bucket(local - th["start"])] += 1
+        return local + int(self.k.think_time_us)
+
+    # ------------------------------------------------------------------ the loop
+    def sample_second(self, s: int) -> None:
+        if s >= self.seconds:
+            return
+        _, age_async, age_sync, _, _, _ = self.redo_limits()
+        o = self.out[s]
+        o[L.C_TIME] = s + 1
+        o[L.C_TOTAL] = len(self.frames)
+        o[L.C_FREE] = sum(len(i.free) for i in self.instances)
+        o[L.C_DATA] = sum(i.lru_len for i in self.instances)
+        o[L.C_DIRTY] = sum(len(i.flush_list) for i in self.instances)
+        o[L.C_OLD] = sum(i.old_len for i in self.instances)
+        o[L.C_LSN] = self.lsn
+        o[L.C_CKPT] = self.checkpoint_lsn
+        o[L.C_CKPT_AGE] = self.lsn - self.checkpoint_lsn
+        o[L.C_AGE_ASYNC] = age_async
+        o[L.C_AGE_SYNC] = age_sync
+
+    def advance(self, t: int) -> None:
+        """Write completions and second boundaries up to t, in time order."""
+        while True:
+            boundary = (self.second + 1) * 1_000_000
+            if self.writes_in_flight and self.writes_in_flight[0][0] <= min(t, boundary - 1):
+                self.complete_writes(min(t, boundary - 1))
+            elif boundary <= t:
+                self.checkpoint()
+                self.sample_second(self.second)
+                self.second += 1
+            else:
+                return
+
+    def wake_threads(self, t: int) -> None:
+        for e in range(self.n_threads_max):
+            target = t if (e < self.n_active and self.wl_running) else L.INF_TIME
+            if target == L.INF_TIME or self.times[e] == L.INF_TIME:
+                self.times[e] = target
+
+    def apply_event(self, kind: int, knob: int, value: float, t: int) -> None:
+        cleaner = len(self.times) - 1
+        if kind == L.TL_SET:
+            self.k.set(knob, value)
+            if knob == L.K_PC_DISABLED:
+                if value != 0:
+                    self.pc_disabled = True
+                    self.times[cleaner] = L.INF_TIME
+                elif self.pc_disabled:
+                    self.pc_disabled = False
+                    self.pc_loop_start = t - 1_000_000
+                    self.times[cleaner] = t
+            elif knob == L.K_THREADS:
+                self.n_active = min(int(value), self.n_threads_max)
+                self.wake_threads(t)
+            elif knob in (L.K_WORKLOAD, L.K_SEQ_START, L.K_SEQ_END):
+                self.seq_cursor = int(self.k.seq_start_row)
+                self.wl_done = False
+                self.wake_threads(t)
+        elif kind == L.TL_WORKLOAD_STOP:
+            self.wl_running = False
+            self.wake_threads(t)
+        elif kind == L.TL_WORKLOAD_START:
+            self.wl_running = True
+            self.seq_cursor = int(self.k.seq_start_row)
+            self.wl_done = False
+            self.wake_threads(t)
+
+    def run(self) -> tuple[np.ndarray, np.ndarray]:
+        from .invariants import check_state
+
+        end = self.seconds * 1_000_000
+        tl_time, tl_kind, tl_knob, tl_value = self.timeline
+        k = 0
+        cleaner = len(self.times) - 1
+        while True:
+            e = min(range(len(self.times)), key=lambda x: (self.times[x], x))
+            t = self.times[e]
+            if k < len(tl_time) and tl_time[k] <= t and tl_time[k] < end:
+                self.advance(int(tl_time[k]))
+                self.apply_event(
+                    int(tl_kind[k]), int(tl_knob[k]), float(tl_value[k]), int(tl_time[k])
+                )
+                k += 1
+                continue
+            if t >= end:
+                break
+            self.advance(t)
+            if e == cleaner:
+                nxt = self.buf_flush_page_coordinator_round(t)
+                self.times[e] = L.INF_TIME if self.pc_disabled else max(nxt, t + 1)
+            elif (
+                not self.wl_running
+                or e >= self.n_active
+                or (self.wl_done and self.threads[e]["rows_left"] == 0)
+            ):
+                self.threads[e]["rows_left"] = 0
+                self.threads[e]["pending"] = None
+                self.times[e] = L.INF_TIME
+            else:
+                self.times[e] = max(self.thread_step(e, t), t + 1)
+            if self.check:
+                check_state(self)
+        self.advance(end)
+        return self.out, self.hist
+
+
+def latency_bucket(us: int) -> int:
+    """Histogram bucket of a latency in us: 8 buckets per power of two."""
+    if us < 8:
+        return max(us, 0)
+    msb = us.bit_length() - 1
+    return min(msb * 8 + ((us >> (msb - 3)) & 7), L.HIST_BUCKETS - 1)
+
+
+def simulate_kernel(
+    knobs,
+    seconds,
+    n_threads_max,
+    table_pages,
+    seed,
+    zipf_cdf,
+    scatter,
+    tl_time,
+    tl_kind,
+    tl_knob,
+    tl_value,
+    check_every_event=False,
+):
+    """Same signature and result as `sim.simulate_kernel`."""
+    sim = ReferenceSim(
+        knobs,
+        seconds,
+        n_threads_max,
+        table_pages,
+        seed,
+        zipf_cdf,
+        scatter,
+        (tl_time, tl_kind, tl_knob, tl_value),
+        check_every_event,
+    )
+    return sim.run()
