@@ -38,9 +38,16 @@ SMALL = fs.Scenario(
 )
 # Both kernels on the same small pool, for the ratio.
 RATIO = fs.Scenario(
-    knobs={"innodb_buffer_pool_size": "16M", "table_rows": 60_000, "write_pct": 20,
-           "threads": 16, "rows_per_trx": 10},
-    seconds=10, name="bench-1k-frames")
+    knobs={
+        "innodb_buffer_pool_size": "16M",
+        "table_rows": 60_000,
+        "write_pct": 20,
+        "threads": 16,
+        "rows_per_trx": 10,
+    },
+    seconds=10,
+    name="bench-1k-frames",
+)
 # Memory-bound: 16 GiB pool (1,048,576 frames), a table 1.5x the pool.
 LARGE = SMALL.replace(
     innodb_buffer_pool_size="16G", table_rows=107_000_000, seconds=5, name="bench-1m-frames"
