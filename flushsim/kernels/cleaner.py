@@ -104,7 +104,7 @@ from .pool import evict, flush_list_remove, old_ratio, oldest_modification, repl
 LSN_MAX = 1 << 62
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def redo_limits(knobs):
     """log_files_capacity_get_limits (8.0.30+), in bytes of LSN.
 
@@ -127,7 +127,7 @@ def redo_limits(knobs):
     return soft, age_async, age_sync, soft - margin, age_async - margin, margin
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checkpoint(g, frl, inst):
     """Advance the checkpoint to the oldest modification (or the current LSN if all clean)."""
     oldest = oldest_modification(frl, inst)
@@ -136,7 +136,7 @@ def checkpoint(g, frl, inst):
         g[G_CKPT] = ck
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
     size = inst[0, I_SIZE]
@@ -152,7 +152,7 @@ def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
         inst[i, I_PEND_LIST] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t):
     """Apply every write completion due by time t (us)."""
     while True:
@@ -163,7 +163,7 @@ def complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame,
         write_complete(fr, frl, inst, free_stack, page_frame, knobs, f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, kind, t):
     """Write the n frames in `batch` (all of instance i) through the doublewrite buffer.
 
@@ -210,7 +210,7 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, k
     return cursor + PC_PAGE_US * n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lru_batch(
     g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, i, t
 ):
@@ -257,7 +257,7 @@ def lru_batch(
     return count, evicted, free_at
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, i, n, lsn_limit, t):
     """buf_do_flush_list_batch: write up to n pages from the flush-list tail below lsn_limit.
 
@@ -285,7 +285,7 @@ def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, i, n,
     return count, free_at
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pct_for_dirty(inst, knobs):
     """Adaptive_flush::get_pct_for_dirty."""
     fl = 0
@@ -306,7 +306,7 @@ def pct_for_dirty(inst, knobs):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pct_for_lsn(knobs, age):
     """Adaptive_flush::get_pct_for_lsn: redo-age term, growing as age^1.5."""
     _, _, _, free_check, dirty_age, _ = redo_limits(knobs)
@@ -320,7 +320,7 @@ def pct_for_lsn(knobs, age):
     return int((ratio * (factor * math.sqrt(factor))) / 7.5)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, sync, lsn_limit, t):
     """Adaptive_flush::page_recommendation: pages to flush this round, per instance in `slots`.
 
@@ -398,7 +398,7 @@ def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, syn
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sync_flush_lsn(g, frl, inst, knobs):
     """log_sync_flush_lsn: the LSN to flush up to when the redo age passes the sync point."""
     oldest = oldest_modification(frl, inst)
@@ -414,7 +414,7 @@ def sync_flush_lsn(g, frl, inst, knobs):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def page_cleaner_round(
     g,
     gf,

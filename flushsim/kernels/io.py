@@ -42,7 +42,7 @@ from .layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _second(out, t):
     s = t // 1_000_000
     if s >= out.shape[0]:
@@ -50,7 +50,7 @@ def _second(out, t):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
     per_op = 1e6 / knobs[K_DEV_IOPS]
@@ -83,7 +83,7 @@ def submit(g, knobs, out, now, nbytes, is_write):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fsync(g, knobs, out, now):
     """An fsync issued at `now` (us): completes device_fsync_latency_us later."""
     done = now + int(knobs[K_DEV_FSYNC] + 0.5)
@@ -94,7 +94,7 @@ def fsync(g, knobs, out, now):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ring_push(g, ring_frame, ring_done, f, done):
     """Remember that the write of frame f completes at `done`."""
     tail = g[G_RING_TAIL]
@@ -104,7 +104,7 @@ def ring_push(g, ring_frame, ring_done, f, done):
     g[G_RING_TAIL] = tail + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def ring_peek_done(g, ring_done):
     """Completion time of the oldest write in flight, or -1 if none."""
     if g[G_RING_HEAD] == g[G_RING_TAIL]:
@@ -112,7 +112,7 @@ def ring_peek_done(g, ring_done):
     return ring_done[g[G_RING_HEAD] % ring_done.shape[0]]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ring_pop(g, ring_frame):
     """Remove the oldest write in flight and return its frame."""
     head = g[G_RING_HEAD]

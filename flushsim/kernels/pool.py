@@ -48,13 +48,13 @@ from .layout import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def old_ratio(old_blocks_pct):
     """LRU_old_ratio of buf_LRU_old_ratio_update: pct * 1024 / 100."""
     return int(old_blocks_pct) * BUF_LRU_OLD_RATIO_DIV // 100
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def free_push(inst, free_stack, i, f):
     """Put frame f on instance i's free list."""
     base = inst[i, I_FIRST_FRAME]
@@ -62,7 +62,7 @@ def free_push(inst, free_stack, i, f):
     inst[i, I_FREE_LEN] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def free_pop(inst, free_stack, i):
     """Take a frame from instance i's free list, or NIL if it is empty."""
     n = inst[i, I_FREE_LEN]
@@ -72,7 +72,7 @@ def free_pop(inst, free_stack, i):
     return free_stack[inst[i, I_FIRST_FRAME] + n - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lru_old_adjust_len(fr, inst, i, ratio):
     """buf_LRU_old_adjust_len: move LRU_old until the old sublist is ratio/1024 of the list."""
     length = inst[i, I_LRU_LEN]
@@ -96,7 +96,7 @@ def lru_old_adjust_len(fr, inst, i, ratio):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lru_old_init(fr, inst, i, ratio):
     """buf_LRU_old_init: mark every page old, then let adjust_len move the boundary."""
     f = inst[i, I_LRU_TAIL]
@@ -108,7 +108,7 @@ def lru_old_init(fr, inst, i, ratio):
     lru_old_adjust_len(fr, inst, i, ratio)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lru_add(fr, inst, i, f, old, ratio):
     """buf_LRU_add_block_low: add at the head (young) or after LRU_old (midpoint, old)."""
     if (not old) or inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
@@ -144,7 +144,7 @@ def lru_add(fr, inst, i, f, old, ratio):
         fr[f, F_OLD] = 1 if inst[i, I_LRU_OLD] != NIL else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lru_remove(fr, inst, i, f, ratio):
     """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
     if f == inst[i, I_LRU_OLD]:
@@ -182,14 +182,14 @@ def lru_remove(fr, inst, i, f, ratio):
     lru_old_adjust_len(fr, inst, i, ratio)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def make_young(fr, inst, i, f, ratio):
     """buf_LRU_make_block_young: move f to the LRU head."""
     lru_remove(fr, inst, i, f, ratio)
     lru_add(fr, inst, i, f, False, ratio)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
     """buf_page_peek_if_too_old: whether an accessed page should be made young.
 
@@ -212,7 +212,7 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
     return 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def flush_list_add(fr, frl, inst, i, f, lsn):
     """buf_flush_insert_into_flush_list: a clean page gets dirty at `lsn`; add at the head."""
     frl[f, L_OLDEST] = lsn
@@ -227,7 +227,7 @@ def flush_list_add(fr, frl, inst, i, f, lsn):
     inst[i, I_FL_LEN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def flush_list_remove(fr, frl, inst, i, f):
     """buf_flush_remove: the page is clean again (its write completed)."""
     prev = fr[f, F_FPREV]
@@ -246,13 +246,13 @@ def flush_list_remove(fr, frl, inst, i, f):
     inst[i, I_FL_LEN] -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def replaceable(fr, frl, f):
     """buf_flush_ready_for_replace: clean and no I/O in flight."""
     return frl[f, L_OLDEST] == 0 and fr[f, F_IO] == IO_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evict(fr, inst, free_stack, page_frame, i, f, ratio):
     """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
     lru_remove(fr, inst, i, f, ratio)
@@ -264,7 +264,7 @@ def evict(fr, inst, free_stack, page_frame, i, f, ratio):
     free_push(inst, free_stack, i, f)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def oldest_modification(frl, inst):
     """buf_pool_get_oldest_modification_approx: smallest oldest_modification, 0 if all clean."""
     best = 0

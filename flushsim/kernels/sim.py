@@ -147,7 +147,7 @@ TH_PENDING_WRITE = 4  # and whether that row is an update
 # ---------------------------------------------------------------- random numbers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rng_next(rng):
     """splitmix64: the next 64-bit value of the stream held in rng[0]."""
     z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
@@ -157,13 +157,13 @@ def rng_next(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rng_below(rng, n):
     """A value in [0, n) from 53 random bits (no 64-bit division: it is the hot path)."""
     return int(rng_unit(rng) * n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rng_unit(rng):
     """A float in [0, 1) with 53 random bits."""
     return float(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -172,7 +172,7 @@ def rng_unit(rng):
 # ---------------------------------------------------------------- workload
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def draw_row(g, knobs, rng, zipf_cdf, scatter):
     """The next row a thread accesses, or -1 when a sequential workload has finished."""
     wl = int(knobs[K_WORKLOAD])
@@ -208,7 +208,7 @@ def draw_row(g, knobs, rng, zipf_cdf, scatter):
     return cur
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def draw_is_write(knobs, rng):
     """Whether a row access is an update (write_pct of them are)."""
     wp = knobs[K_WRITE_PCT]
@@ -219,7 +219,7 @@ def draw_is_write(knobs, rng):
     return rng_unit(rng) * 100.0 < wp
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def latency_bucket(us):
     """Histogram bucket of a latency in us: 8 buckets per power of two."""
     if us < 8:
@@ -236,12 +236,12 @@ def latency_bucket(us):
 # ---------------------------------------------------------------- heap of (time, id)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _less(times, a, b):
     return times[a] < times[b] or (times[a] == times[b] and a < b)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def heap_fix(heap, pos, times, e):
     """Restore heap order after times[e] changed."""
     n = heap.shape[0]
@@ -275,7 +275,7 @@ def heap_fix(heap, pos, times, e):
 # ---------------------------------------------------------------- free pages
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
     """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail."""
     ratio = old_ratio(knobs[K_OLD_PCT])
@@ -291,7 +291,7 @@ def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t):
     """buf_flush_single_page_from_LRU: free the first clean tail page, or write the first dirty one.
 
@@ -322,7 +322,7 @@ def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t
     return False, t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def signal_cleaner(g, times, heap, pos, t, force):
     """os_event_set(buf_flush_event): wake a sleeping page cleaner now.
 
@@ -339,7 +339,7 @@ def signal_cleaner(g, times, heap, pos, t, force):
         heap_fix(heap, pos, times, cleaner)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def get_free_block(
     g,
     fr,
@@ -396,7 +396,7 @@ def get_free_block(
 # ---------------------------------------------------------------- a row access
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def access_page(
     g,
     fr,
@@ -493,7 +493,7 @@ def access_page(
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run_step(
     g,
     fr,
@@ -603,7 +603,7 @@ def run_step(
 # ---------------------------------------------------------------- sampling and the timeline
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_second(g, inst, knobs, out, s):
     """Gauges at the end of second s (row s covers [s, s+1) seconds)."""
     if s >= out.shape[0]:
@@ -631,7 +631,7 @@ def sample_second(g, inst, knobs, out, s):
     out[s, C_AGE_SYNC] = age_sync
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t):
     """Apply write completions and sample every second boundary up to time t, in order."""
     while True:
@@ -658,7 +658,7 @@ def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ri
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wake_threads(g, times, heap, pos, t):
     """Put the active threads back on the schedule at t (workload (re)started)."""
     n_active = g[G_N_ACTIVE_THREADS]
@@ -670,7 +670,7 @@ def wake_threads(g, times, heap, pos, t):
                 heap_fix(heap, pos, times, e)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_event(g, knobs, times, heap, pos, kind, knob, value, t):
     """One timeline event at time t."""
     cleaner = times.shape[0] - 1
@@ -750,51 +750,46 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     return fr, frl, inst, free_stack, page_frame, g, gf, rng
 
 
-@njit(cache=True)
-def simulate_kernel(
+@njit(cache=True, _nrt=False)
+def event_loop(
+    g,
+    gf,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
     knobs,
-    seconds,
-    n_threads_max,
-    table_pages,
-    seed,
+    out,
+    hist,
+    ring_frame,
+    ring_done,
+    batch,
+    slots,
+    clocks,
+    th,
+    th_cpu,
+    times,
+    heap,
+    pos,
+    rng,
     zipf_cdf,
     scatter,
     tl_time,
     tl_kind,
     tl_knob,
     tl_value,
+    seconds,
 ):
-    """Run a whole scenario. Returns (out[seconds, N_COLS], hist[seconds, HIST_BUCKETS]).
+    """The event loop: threads, the page cleaner and the timeline in time order until the end.
 
-    The timeline changes knobs while the run goes on, so it works on a copy of `knobs`.
+    Compiled without numba's reference counting (`_nrt=False`): it allocates nothing, and
+    the increments and decrements of every array argument were most of the run time.
     """
-    knobs = knobs.copy()
-    fr, frl, inst, free_stack, page_frame, g, gf, rng = init_state(
-        knobs, n_threads_max, table_pages, seed
-    )
-    n_frames = fr.shape[0]
-    out = np.zeros((seconds, N_COLS), dtype=np.float64)
-    hist = np.zeros((seconds, HIST_BUCKETS), dtype=np.int64)
-    ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
-    ring_done = np.zeros(n_frames + 1, dtype=np.int64)
-    batch = np.zeros(n_frames, dtype=np.int32)
-    slots = np.zeros(inst.shape[0], dtype=np.int64)
-    clocks = np.zeros(64, dtype=np.int64)
-    n_ent = n_threads_max + 1
-    th = np.zeros((n_threads_max, 5), dtype=np.int64)  # TH_* columns
-    th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
-    cleaner = n_threads_max
-    times = np.full(n_ent, INF_TIME, dtype=np.int64)
-    for e in range(g[G_N_ACTIVE_THREADS]):
-        times[e] = 0
-    times[cleaner] = INF_TIME if g[G_PC_DISABLED] == 1 else 0
-    heap = np.arange(n_ent).astype(np.int64)
-    pos = np.arange(n_ent).astype(np.int64)
-    for e in range(n_ent - 1, -1, -1):
-        heap_fix(heap, pos, times, e)
     end = seconds * 1_000_000
     g[G_END] = end
     n_tl = tl_time.shape[0]
+    cleaner = times.shape[0] - 1
     while True:
         e = heap[0]
         t = times[e]
@@ -873,4 +868,78 @@ def simulate_kernel(
             times[e] = max(nxt, t + 1)
         heap_fix(heap, pos, times, e)
     advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, end)
+
+
+@njit(cache=True)
+def simulate_kernel(
+    knobs,
+    seconds,
+    n_threads_max,
+    table_pages,
+    seed,
+    zipf_cdf,
+    scatter,
+    tl_time,
+    tl_kind,
+    tl_knob,
+    tl_value,
+):
+    """Run a whole scenario. Returns (out[seconds, N_COLS], hist[seconds, HIST_BUCKETS]).
+
+    The timeline changes knobs while the run goes on, so it works on a copy of `knobs`.
+    """
+    knobs = knobs.copy()
+    fr, frl, inst, free_stack, page_frame, g, gf, rng = init_state(
+        knobs, n_threads_max, table_pages, seed
+    )
+    n_frames = fr.shape[0]
+    out = np.zeros((seconds, N_COLS), dtype=np.float64)
+    hist = np.zeros((seconds, HIST_BUCKETS), dtype=np.int64)
+    ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
+    ring_done = np.zeros(n_frames + 1, dtype=np.int64)
+    batch = np.zeros(n_frames, dtype=np.int32)
+    slots = np.zeros(inst.shape[0], dtype=np.int64)
+    clocks = np.zeros(64, dtype=np.int64)
+    n_ent = n_threads_max + 1
+    th = np.zeros((n_threads_max, 5), dtype=np.int64)  # TH_* columns
+    th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
+    cleaner = n_threads_max
+    times = np.full(n_ent, INF_TIME, dtype=np.int64)
+    for e in range(g[G_N_ACTIVE_THREADS]):
+        times[e] = 0
+    times[cleaner] = INF_TIME if g[G_PC_DISABLED] == 1 else 0
+    heap = np.arange(n_ent).astype(np.int64)
+    pos = np.arange(n_ent).astype(np.int64)
+    for e in range(n_ent - 1, -1, -1):
+        heap_fix(heap, pos, times, e)
+    event_loop(
+        g,
+        gf,
+        fr,
+        frl,
+        inst,
+        free_stack,
+        page_frame,
+        knobs,
+        out,
+        hist,
+        ring_frame,
+        ring_done,
+        batch,
+        slots,
+        clocks,
+        th,
+        th_cpu,
+        times,
+        heap,
+        pos,
+        rng,
+        zipf_cdf,
+        scatter,
+        tl_time,
+        tl_kind,
+        tl_knob,
+        tl_value,
+        seconds,
+    )
     return out, hist
