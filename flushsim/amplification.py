@@ -1,0 +1,113 @@
+"""The write-amplification chain of a run: rows changed -> pages flushed -> bytes -> flash.
+
+Stages (bytes/s unless noted), all from the per-second series:
+- `row_bytes`: rows changed (`dml_updates`) x the row's share of a page
+  (`innodb_page_size / rows_per_page`): what the application asked to change;
+- `data_page_bytes`: pages written back (LRU batch + flush-list batches + single-page flushes)
+  x `innodb_page_size`;
+- `doublewrite_bytes`: `innodb_dblwr_pages_written` x `innodb_page_size`;
+- `redo_bytes`: the LSN's advance (InnoDB's LSN counts redo bytes);
+- `db_bytes`: the three above, what the database hands the drive;
+- `flash_bytes`: `db_bytes` x the drive's FTL write amplification (see `flushsim.ssd`).
+
+Simplification: undo and binlog writes are not modelled yet (the I/O-path issue adds them);
+redo is counted from the LSN rather than from the device model, which does not write redo.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from .kernels.layout import LOG_START_LSN
+from .run import Run
+
+PAGES_FLUSHED = (
+    pl.col("buffer_LRU_batch_flush_total_pages")
+    + pl.col("buffer_flush_batch_total_pages")
+    + pl.col("sim_single_page_flushes")
+)
+
+STAGES = (
+    ("row_bytes", "rows changed"),
+    ("data_page_bytes", "data pages written"),
+    ("doublewrite_bytes", "doublewrite"),
+    ("redo_bytes", "redo log"),
+    ("db_bytes", "database writes"),
+    ("flash_bytes", "flash writes (FTL)"),
+)
+
+
+def chain(run: Run, ftl_write_amplification: float = 1.0) -> pl.DataFrame:
+    """Per-second stages of the chain (bytes/s) plus `updates_per_page_flushed`.
+
+    Args:
+        run: a finished simulation.
+        ftl_write_amplification: flash bytes written per byte the host writes (>= 1).
+    """
+    if not ftl_write_amplification >= 1.0:
+        raise ValueError(
+            f"ftl_write_amplification={ftl_write_amplification!r} must be at least 1 "
+            "(a drive cannot write less flash than it is sent)"
+        )
+    page = int(run.scenario["innodb_page_size"])
+    row = page / int(run.scenario["rows_per_page"])
+    s = run.series
+    return (
+        s.select(
+            "time_s",
+            (pl.col("dml_updates") * row).alias("row_bytes"),
+            PAGES_FLUSHED.alias("pages_flushed"),
+            (PAGES_FLUSHED * page).alias("data_page_bytes"),
+            (pl.col("innodb_dblwr_pages_written") * page).alias("doublewrite_bytes"),
+            pl.col("log_lsn_current")
+            .diff()
+            .fill_null(s["log_lsn_current"][0] - LOG_START_LSN)
+            .alias("redo_bytes"),
+            pl.col("dml_updates"),
+        )
+        .with_columns(
+            db_bytes=pl.col("data_page_bytes") + pl.col("doublewrite_bytes") + pl.col("redo_bytes"),
+        )
+        .with_columns(
+            flash_bytes=pl.col("db_bytes") * ftl_write_amplification,
+            updates_per_page_flushed=pl.when(pl.col("pages_flushed") > 0)
+            .then(pl.col("dml_updates") / pl.col("pages_flushed"))
+            .otherwise(None),
+        )
+    )
+
+
+def totals(run: Run, ftl_write_amplification: float = 1.0) -> pl.DataFrame:
+    """One row per stage: `stage`, `label`, `bytes_per_s` (run mean) and `factor`.
+
+    `factor` is each stage over the one before it (data pages over rows, flash over database
+    writes); the doublewrite and redo rows are relative to the data pages.
+    """
+    c = chain(run, ftl_write_amplification)
+    mean = {name: float(c[name].mean() or 0.0) for name, _ in STAGES}
+    ref = {
+        "row_bytes": None,
+        "data_page_bytes": "row_bytes",
+        "doublewrite_bytes": "data_page_bytes",
+        "redo_bytes": "data_page_bytes",
+        "db_bytes": "row_bytes",
+        "flash_bytes": "db_bytes",
+    }
+    factors = []
+    for name, _ in STAGES:
+        base = ref[name]
+        factors.append(mean[name] / mean[base] if base and mean[base] > 0 else None)
+    return pl.DataFrame(
+        {
+            "stage": [n for n, _ in STAGES],
+            "label": [label for _, label in STAGES],
+            "bytes_per_s": [mean[n] for n, _ in STAGES],
+            "factor": factors,
+        },
+        schema={
+            "stage": pl.String,
+            "label": pl.String,
+            "bytes_per_s": pl.Float64,
+            "factor": pl.Float64,
+        },
+    )

@@ -1,0 +1,417 @@
+"""The explorer: knob controls generated from the spec, linked animated figures, a baseline.
+
+Layout (ipywidgets): pickers (preset, engine, workload, drive) and knob sliders on the left,
+the Bokeh figures (one `jupyter_bokeh.BokehModel`) on the right, a play / pause control and a
+time scrubber under them, the regime changes in plain words at the bottom.
+
+How it stays responsive (PITFALLS.md): sliders use `continuous_update=False`, so a drag runs one
+simulation on release; a run replaces each source's data in one assignment (one PATCH-DOC); the
+animation moves a curtain per figure instead of resending data; the fill-factor slider only
+recomputes the wear figures, it does not re-simulate.
+
+Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
+with the text `ready` after a run has been drawn, for the browser tests.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import time
+import warnings
+
+import ipywidgets as w
+from jupyter_bokeh import BokehModel
+
+from .. import params, presets, ssd
+from ..params import GiB, MiB
+from ..run import Run, simulate
+from ..scenario import Scenario
+from . import figures
+from .regimes import regime_changes
+
+# Explorer values of each knob: the server's range is far wider, a slider needs useful stops.
+# Every list contains the server default, and every value is checked against the spec below.
+CHOICES: dict[str, tuple[int, ...]] = {
+    "innodb_buffer_pool_size": (
+        64 * MiB,
+        128 * MiB,
+        256 * MiB,
+        512 * MiB,
+        1 * GiB,
+        2 * GiB,
+        4 * GiB,
+        8 * GiB,
+    ),
+    "innodb_lru_scan_depth": (100, 128, 256, 512, 1024, 2048, 4096, 8192),
+    "innodb_io_capacity": (100, 200, 300, 400, 800, 1000, 2000, 4000, 10000, 20000),
+    "innodb_io_capacity_max": (100, 200, 400, 800, 1000, 2000, 4000, 8000, 20000, 40000),
+    "threads": (1, 2, 4, 8, 16, 32, 64, 128, 256, 512),
+    "write_pct": (0, 5, 10, 20, 30, 50, 80, 100),
+}
+KNOB_CONTROLS = tuple(CHOICES)
+ENGINE_ONLY = {"innodb_lru_flush_size": ("mariadb-10.6",)}
+
+
+def _fmt_value(name: str, v: int) -> str:
+    p = params.get(name)
+    if p.unit == "bytes":
+        return f"{v // GiB} GiB" if v >= GiB else f"{v // MiB} MiB"
+    return f"{v:,}"
+
+
+def _tooltip(p: params.Param) -> str:
+    default = p.default_doc or (p.default if not callable(p.default) else "derived")
+    return f"{p.name}: {p.doc} Unit: {p.unit}. Server default {default}; valid {p.range_text()}."
+
+
+def fast_seconds(seconds: int) -> int:
+    """Run length under FLUSHSIM_FAST=1 (the test suite): at most 20 simulated seconds."""
+    return min(seconds, 20) if os.environ.get("FLUSHSIM_FAST") else seconds
+
+
+class Explorer:
+    """The interactive explorer. Display `Explorer().widget` in a notebook or Voila.
+
+    Drive it from code with `set(innodb_io_capacity=400)`, `pin()`, `frame(t)`; `run` is the
+    current Run, `baseline` the pinned one.
+    """
+
+    def __init__(self, preset: str = "default", *, autoplay: bool = True) -> None:
+        self.autoplay = autoplay
+        self.run: Run | None = None
+        self.baseline: Run | None = None
+        self.last_run_s = float("nan")
+        self._busy = False
+        self.scenario = presets.get(preset)
+        self.setting = figures.default_ssd()
+
+        self.sources = figures.make_sources(figures.empty_data())
+        self.base_sources = figures.make_sources(figures.empty_data(), "_base")
+        self.figs = figures.build(self.sources, self.base_sources)
+
+        self.controls: dict[str, w.Widget] = {}
+        self._build_controls()
+        self._build_transport()
+        # jupyter_bokeh sends data changes only to views that exist: a change made before the
+        # figure is on the page is lost. So the first run fills the sources before the
+        # BokehModel serialises the document (PITFALLS.md, jupyter_bokeh).
+        self.rerun()
+        self.bokeh = BokehModel(self.figs.layout)
+        self.widget = self._layout()
+
+    def _repr_mimebundle_(self, **kwargs):
+        """Display the explorer (`ex` as a cell's last line), with the figures' current data."""
+        self.refresh_view()
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def refresh_view(self) -> None:
+        """Re-serialise the figures into the widget state.
+
+        Needed only when the explorer changed while no view of it was on a page (Voila renders
+        from the widget state; a second `display` starts from it): live views get every change
+        as a patch anyway, and redraw once from scratch here.
+        """
+        self.bokeh.render_bundle = BokehModel._model_to_traits(self.figs.layout)
+
+    # ------------------------------------------------------------------ controls
+    def _build_controls(self) -> None:
+        wide = w.Layout(width="400px")
+        style = {"description_width": "190px"}
+        self.preset_picker = w.Dropdown(
+            options=presets.names(),
+            value=self.scenario.name,
+            description="preset",
+            tooltip="A named scenario: the seeds' experiments and the default.",
+            layout=wide,
+            style=style,
+        )
+        self.preset_picker.add_class("fs-knob-preset")
+        self.engine_picker = w.Dropdown(
+            options=list(params.ENGINES),
+            value=self.scenario.engine,
+            description="engine",
+            tooltip="Server generation whose flushing rules run (MariaDB engines: coming).",
+            layout=wide,
+            style=style,
+        )
+        self.engine_picker.add_class("fs-knob-engine")
+        wl = params.get("workload")
+        self.workload_picker = w.Dropdown(
+            options=list(wl.choices),
+            value=self.scenario["workload"],
+            description="workload",
+            tooltip=_tooltip(wl),
+            layout=wide,
+            style=style,
+        )
+        self.workload_picker.add_class("fs-knob-workload")
+        self.controls["workload"] = self.workload_picker
+        for name in KNOB_CONTROLS:
+            p = params.get(name)
+            options = [(_fmt_value(name, v), v) for v in CHOICES[name]]
+            current = int(self.scenario[name])
+            if current not in CHOICES[name]:
+                options = sorted(
+                    [*options, (_fmt_value(name, current), current)], key=lambda o: o[1]
+                )
+            ctl = w.SelectionSlider(
+                options=options,
+                value=current,
+                description=name,
+                continuous_update=False,
+                tooltip=_tooltip(p),
+                layout=wide,
+                style=style,
+            )
+            ctl.add_class(f"fs-knob-{name}")
+            self.controls[name] = ctl
+        # MariaDB's knob: shown, greyed out, until an engine that has it is picked.
+        flush_size = w.SelectionSlider(
+            options=[32, 128, 512, 1024, 2048, 4096],
+            value=32,
+            description="innodb_lru_flush_size",
+            disabled=True,
+            continuous_update=False,
+            layout=wide,
+            style=style,
+            tooltip="innodb_lru_flush_size (MariaDB 10.5+, pages): pages a user thread's LRU "
+            "batch flushes when no page is free. MySQL 8.0 has no such variable.",
+        )
+        flush_size.add_class("fs-knob-innodb_lru_flush_size")
+        self.flush_size = flush_size
+        self.drive_picker = w.Dropdown(
+            options=[(d.model, d.name) for d in ssd.catalog_drives()],
+            value=self.setting.drive.name,
+            description="SSD",
+            layout=wide,
+            style=style,
+            tooltip="The drive the data files live on (data/ssd_catalog.csv).",
+        )
+        self.drive_picker.add_class("fs-knob-drive")
+        self.fill = w.IntSlider(
+            value=int(self.setting.fill * 100),
+            min=0,
+            max=95,
+            step=5,
+            description="SSD fill (%)",
+            continuous_update=False,
+            layout=wide,
+            style=style,
+            tooltip="Share of the drive's capacity holding data (0-95 %): the rest is free space "
+            "the FTL uses to absorb writes. 100 % full leaves nothing to absorb them.",
+        )
+        self.fill.add_class("fs-knob-ssd_fill")
+        for ctl in self.controls.values():
+            ctl.observe(self._on_knob, names="value")
+        self.preset_picker.observe(self._on_preset, names="value")
+        self.fill.observe(self._on_ssd, names="value")
+        self.drive_picker.observe(self._on_ssd, names="value")
+
+    def _build_transport(self) -> None:
+        self.play = w.Play(
+            value=0,
+            min=0,
+            max=1,
+            step=1,
+            interval=60,
+            description="play",
+            tooltip="Play / pause the run through simulated time",
+        )
+        self.scrub = w.IntSlider(
+            value=0, min=0, max=1, description="time (s)", layout=w.Layout(width="520px")
+        )
+        self.scrub.add_class("fs-scrubber")
+        w.jslink((self.play, "value"), (self.scrub, "value"))
+        self.scrub.observe(lambda ch: self.frame(ch["new"]), names="value")
+        self.pin_button = w.Button(
+            description="Pin as baseline",
+            icon="thumb-tack",
+            tooltip="Overlay the current run as a dashed baseline",
+        )
+        self.clear_button = w.Button(description="Clear baseline", icon="times")
+        self.pin_button.on_click(lambda _: self.pin())
+        self.clear_button.on_click(lambda _: self.clear_baseline())
+        self.status = w.HTML()
+        self.messages = w.HTML()
+        self.regimes = w.HTML()
+        self.summary = w.HTML()
+
+    def _layout(self) -> w.Widget:
+        head = w.HTML(
+            "<b>flushsim explorer</b>: move a knob, watch the pool. Hover a control for the "
+            "server's documentation of it. Dashed grey curves are the pinned baseline."
+        )
+        left = w.VBox(
+            [
+                self.preset_picker,
+                self.engine_picker,
+                self.workload_picker,
+                *(self.controls[n] for n in KNOB_CONTROLS),
+                self.flush_size,
+                self.drive_picker,
+                self.fill,
+                w.HBox([self.pin_button, self.clear_button]),
+                self.status,
+                self.summary,
+                self.messages,
+            ],
+            layout=w.Layout(width="420px"),
+        )
+        right = w.VBox([self.bokeh, w.HBox([self.play, self.scrub]), self.regimes])
+        return w.VBox([head, w.HBox([left, right])])
+
+    # ------------------------------------------------------------------ actions
+    def set(self, **knobs: object) -> None:
+        """Move controls from code (one re-run at the end): `set(innodb_io_capacity=400)`."""
+        self._busy = True
+        try:
+            for name, value in knobs.items():
+                if name not in self.controls:
+                    raise ValueError(
+                        f"the explorer has no control {name!r}; it has " + ", ".join(self.controls)
+                    )
+                self.controls[name].value = value
+        finally:
+            self._busy = False
+        self.rerun()
+
+    def scenario_now(self) -> Scenario:
+        """The preset with the controls' values applied."""
+        knobs = {name: ctl.value for name, ctl in self.controls.items()}
+        sc = self.scenario.replace(**knobs)
+        return sc.replace(seconds=fast_seconds(sc.seconds))
+
+    def rerun(self) -> None:
+        """Simulate the current settings and redraw (restarting the animation)."""
+        self._status("running…", "#b36b00")
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", params.FlushsimWarning)
+                sc = self.scenario_now()
+                t0 = time.perf_counter()
+                run = simulate(sc)
+                self.last_run_s = time.perf_counter() - t0
+        except ValueError as exc:
+            self._status("error", "#c00000")
+            self.messages.value = f"<span style='color:#c00000'>{html.escape(str(exc))}</span>"
+            return
+        self.run = run
+        notes = [html.escape(m) for m in sc.adjustments]
+        self.messages.value = "<br>".join(f"<i>server adjustment:</i> {m}" for m in notes)
+        self._draw()
+        self._status("ready", "#2a7f2a")
+
+    def _draw(self) -> None:
+        run = self.run
+        data = figures.run_data(run, self.setting)
+        self._regime_table = regime_changes(run)
+        data["regimes"] = figures.regime_marks(run, self._regime_table)
+        for key, src in self.sources.items():
+            src.data = data[key]
+        seconds = run.series.height
+        figures.set_time_axis(self.figs, seconds)
+        self.play.playing = False
+        self.scrub.max = seconds
+        self.play.max = seconds
+        self.summary.value = self._summary_html()
+        if self.autoplay:
+            self.scrub.value = 0
+            self.frame(0)
+            self.play.playing = True
+        else:
+            self.scrub.value = seconds
+            self.frame(seconds)
+
+    def frame(self, t: int) -> None:
+        """Reveal the curves up to second `t` and list the regime changes reached so far."""
+        figures.reveal(self.figs, t)
+        if self.run is None:
+            return
+        rows = self._regime_table.filter(self._regime_table["time_s"] <= max(t, 0))
+        items = "".join(
+            f"<li><b>{i + 1}</b> at {ts} s: {html.escape(text)}</li>"
+            for i, (ts, text) in enumerate(zip(rows["time_s"], rows["text"], strict=True))
+        )
+        self.regimes.value = f"<ol style='margin:0;padding-left:1em;list-style:none'>{items}</ol>"
+
+    def pin(self) -> None:
+        """Keep the current run as the dashed baseline."""
+        if self.run is None:
+            return
+        self.baseline = self.run
+        data = figures.run_data(self.baseline, self.setting)
+        for key, src in self.base_sources.items():
+            if key in data:
+                src.data = data[key]
+        self.summary.value = self._summary_html()
+
+    def clear_baseline(self) -> None:
+        """Remove the baseline overlay."""
+        self.baseline = None
+        empty = figures.empty_data()
+        for key, src in self.base_sources.items():
+            src.data = empty[key]
+        self.summary.value = self._summary_html()
+
+    # ------------------------------------------------------------------ callbacks
+    def _on_knob(self, _change) -> None:
+        if not self._busy:
+            self.rerun()
+
+    def _on_preset(self, change) -> None:
+        self.scenario = presets.get(change["new"])
+        self._busy = True
+        try:
+            for name, ctl in self.controls.items():
+                value = self.scenario[name]
+                if isinstance(ctl, w.SelectionSlider) and value not in [v for _, v in ctl.options]:
+                    ctl.options = sorted(
+                        [*ctl.options, (_fmt_value(name, value), value)], key=lambda o: o[1]
+                    )
+                ctl.value = value
+        finally:
+            self._busy = False
+        self.rerun()
+
+    def _on_ssd(self, _change) -> None:
+        self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)
+        if self.run is None:
+            return
+        data = figures.run_data(self.run, self.setting)
+        for key in ("wa", "ssd", "ssd_now"):
+            self.sources[key].data = data[key]
+        if self.baseline is not None:
+            base = figures.run_data(self.baseline, self.setting)
+            for key in ("wa", "ssd"):
+                self.base_sources[key].data = base[key]
+        self.summary.value = self._summary_html()
+
+    # ------------------------------------------------------------------ text
+    def _status(self, text: str, color: str) -> None:
+        took = "" if text != "ready" else f" (simulated in {self.last_run_s * 1000:.0f} ms)"
+        self.status.value = (
+            f"<span class='fs-status' style='color:{color};font-weight:bold'>{text}</span>"
+            f"<span style='color:#777'>{took}</span>"
+        )
+
+    def _summary_html(self) -> str:
+        rows = [("", "this run", "baseline")]
+        runs = [self.run, self.baseline]
+        sums = [r.summary() if r is not None else None for r in runs]
+
+        def cell(s, key, fmt):
+            return "" if s is None else fmt.format(s[key])
+
+        for label, key, fmt in (
+            ("transactions/s", "tps_mean", "{:,.0f}"),
+            ("updates per page flushed", "updates_per_page_flushed", "{:.1f}"),
+            ("Innodb_buffer_pool_wait_free", "wait_free_total", "{:,.0f}"),
+            ("max dirty pages", "dirty_pages_max", "{:,.0f}"),
+        ):
+            rows.append((label, cell(sums[0], key, fmt), cell(sums[1], key, fmt)))
+        body = "".join(
+            "<tr>" + "".join(f"<td style='padding:0 6px'>{c}</td>" for c in r) + "</tr>"
+            for r in rows
+        )
+        return f"<table style='font-size:90%'>{body}</table>"

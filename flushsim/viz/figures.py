@@ -1,0 +1,525 @@
+"""Bokeh figures of a run: data in, figures out.
+
+Two layers, so the explorer can update data without rebuilding figures:
+- `run_data(run, ...)` turns a Run into plain column dicts, one per named source
+  ("pool", "flush", "redo", "work", "wa", "ssd"): the only place that knows which InnoDB metric
+  feeds which curve;
+- `build(sources, ...)` builds the linked figures over `ColumnDataSource`s with those names (and
+  "<name>_base" twins for a pinned baseline, drawn dashed).
+
+Every figure shares one time axis (seconds). A "curtain" (a white box from the animation's
+current second to the right edge) lets the explorer reveal the curves progressively by moving
+one number per figure instead of resending data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from bokeh.layouts import gridplot
+from bokeh.models import (
+    BoxAnnotation,
+    ColumnDataSource,
+    FactorRange,
+    HoverTool,
+    LinearAxis,
+    Range1d,
+    Span,
+)
+from bokeh.plotting import figure
+
+from .. import amplification, ssd
+from ..run import Run
+from .regimes import regime_changes
+
+MiB = 1024 * 1024
+
+# Pages flushed per second by who flushed them (InnoDB's counters; single-page flushes by user
+# threads are flushsim's `sim_single_page_flushes`, InnoDB counts only their scans).
+FLUSH_KINDS = (
+    ("buffer_LRU_batch_flush_total_pages", "LRU batch", "#d62728"),
+    ("buffer_flush_adaptive_total_pages", "adaptive", "#1f77b4"),
+    ("buffer_flush_background_total_pages", "background (idle)", "#2ca02c"),
+    ("buffer_flush_sync_total_pages", "sync", "#9467bd"),
+    ("sim_single_page_flushes", "single-page (user threads)", "#ff7f0e"),
+)
+POOL_CURVES = (
+    ("free", "free", "#2ca02c"),
+    ("clean", "clean (data - dirty)", "#7f7f7f"),
+    ("dirty", "dirty", "#d62728"),
+)
+WIDTH, HEIGHT = 520, 230
+
+
+@dataclass(frozen=True)
+class SsdSetting:
+    """The drive the run writes to, for the wear figures.
+
+    Attributes:
+        drive: a catalog drive (`flushsim.ssd.drive(name)`).
+        fill: fraction of the drive's capacity holding data, 0 <= fill < 1.
+    """
+
+    drive: ssd.Drive
+    fill: float = 0.5
+
+
+DEFAULT_DRIVE = "intel-dc-p4610-1.6tb"
+
+
+def default_ssd() -> SsdSetting:
+    """Seed 004's drive, half full."""
+    return SsdSetting(ssd.drive(DEFAULT_DRIVE), 0.5)
+
+
+# ---------------------------------------------------------------------------------------- data
+def run_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """Column dicts for every named source of `build`, from one run."""
+    setting = setting or default_ssd()
+    s = run.series
+    t = s["time_s"].to_numpy().astype(np.float64)
+    col = {name: s[name].to_numpy().astype(np.float64) for name in s.columns}
+    pool = {
+        "time_s": t,
+        "buffer_pool_pages_free": col["buffer_pool_pages_free"],
+        "buffer_pool_pages_dirty": col["buffer_pool_pages_dirty"],
+        "free": col["buffer_pool_pages_free"],
+        "clean": col["buffer_pool_pages_data"] - col["buffer_pool_pages_dirty"],
+        "dirty": col["buffer_pool_pages_dirty"],
+    }
+    flush = {"time_s": t}
+    for name, _, _ in FLUSH_KINDS:
+        flush[name] = col[name]
+    flush["total"] = np.sum([col[name] for name, _, _ in FLUSH_KINDS], axis=0)
+    redo = {
+        "time_s": t,
+        "age_mib": col["log_lsn_checkpoint_age"] / MiB,
+        "async_mib": col["log_max_modified_age_async"] / MiB,
+        "sync_mib": col["log_max_modified_age_sync"] / MiB,
+    }
+    # Thread-seconds spent waiting per second: > 1 means more than one thread stalled on average.
+    work = {
+        "time_s": t,
+        "sim_tps": col["sim_tps"],
+        "stall_s": (col["sim_free_wait_ms"] + col["sim_redo_wait_ms"]) / 1000.0,
+        "sim_trx_latency_p99_ms": np.nan_to_num(col["sim_trx_latency_p99_ms"]),
+    }
+    wa_factor = float(ssd.write_amplification(setting.fill, model="desnoyers-greedy"))
+    tot = amplification.totals(run, wa_factor)
+    wa = {
+        "label": tot["label"].to_list(),
+        "mb_s": (tot["bytes_per_s"] / MiB).to_numpy(),
+        "factor": [("" if f is None else f"x{f:.2f}") for f in tot["factor"].to_list()],
+    }
+    db_bytes_per_s = float(tot.filter(pl.col("stage") == "db_bytes")["bytes_per_s"][0])
+    fills = np.linspace(0.0, 0.95, 96)
+    sd = {"fill_pct": fills * 100.0}
+    for model in ("seed004", "desnoyers-greedy"):
+        sd[model] = _years(db_bytes_per_s, setting, fills, model)
+    marker = {
+        "fill_pct": [setting.fill * 100.0] * 2,
+        "years": [
+            float(_years(db_bytes_per_s, setting, np.array([setting.fill]), m)[0])
+            for m in ("seed004", "desnoyers-greedy")
+        ],
+        "model": ["seed 004", "Desnoyers greedy"],
+    }
+    return {
+        "pool": pool,
+        "flush": flush,
+        "redo": redo,
+        "work": work,
+        "wa": wa,
+        "ssd": sd,
+        "ssd_now": marker,
+    }
+
+
+def _years(write_bytes_per_s: float, setting: SsdSetting, fills: np.ndarray, model: str):
+    years = setting.drive.lifetime_years(write_bytes_per_s, fill=fills, model=model)
+    # Plotting needs finite numbers: an idle run would last forever; cap at a century.
+    return np.minimum(np.nan_to_num(np.asarray(years, dtype=np.float64), posinf=100.0), 100.0)
+
+
+def empty_data() -> dict[str, dict[str, list]]:
+    """Sources of the right shape with no rows (the pinned baseline before anything is pinned)."""
+    return {
+        "pool": {
+            k: []
+            for k in (
+                "time_s",
+                "buffer_pool_pages_free",
+                "buffer_pool_pages_dirty",
+                "free",
+                "clean",
+                "dirty",
+            )
+        },
+        "flush": {k: [] for k in ("time_s", "total", *(n for n, _, _ in FLUSH_KINDS))},
+        "redo": {k: [] for k in ("time_s", "age_mib", "async_mib", "sync_mib")},
+        "work": {k: [] for k in ("time_s", "sim_tps", "stall_s", "sim_trx_latency_p99_ms")},
+        "wa": {"label": [], "mb_s": [], "factor": []},
+        "ssd": {"fill_pct": [], "seed004": [], "desnoyers-greedy": []},
+        "ssd_now": {"fill_pct": [], "years": [], "model": []},
+        "regimes": {"time_s": [], "y": [], "n": []},
+    }
+
+
+def regime_marks(run: Run, table: pl.DataFrame) -> dict[str, list]:
+    """Numbered markers for the regime changes, along the top of the pool figure."""
+    top = float(run.series["buffer_pool_pages_total"].max())
+    return {
+        "time_s": [float(t) - 0.5 for t in table["time_s"]],
+        "y": [top * 1.04] * table.height,
+        "n": [str(i + 1) for i in range(table.height)],
+    }
+
+
+def make_sources(data: Mapping[str, Mapping], suffix: str = "") -> dict[str, ColumnDataSource]:
+    """One named ColumnDataSource per entry of `run_data` (or `empty_data`)."""
+    return {
+        key: ColumnDataSource(
+            data={k: list(v) if isinstance(v, list) else v for k, v in d.items()}, name=key + suffix
+        )
+        for key, d in data.items()
+    }
+
+
+# ------------------------------------------------------------------------------------- figures
+@dataclass
+class Figures:
+    """The built layout and the handles the explorer moves (curtains, now-lines)."""
+
+    layout: object
+    curtains: list[BoxAnnotation]
+    now_lines: list[Span]
+    x_range: Range1d
+
+
+def _time_figure(title: str, y_label: str, x_range=None):
+    p = figure(
+        title=title,
+        width=WIDTH,
+        height=HEIGHT,
+        x_range=x_range if x_range is not None else Range1d(0, 1),
+        tools="xpan,xwheel_zoom,reset,save",
+        toolbar_location="above",
+    )
+    p.xaxis.axis_label = "simulated time (s)"
+    p.yaxis.axis_label = y_label
+    p.title.text_font_size = "11pt"
+    return p
+
+
+def _finish(p, legend_loc="top_left"):
+    if p.legend:
+        p.legend.location = legend_loc
+        p.legend.click_policy = "hide"
+        p.legend.label_text_font_size = "8pt"
+        p.legend.background_fill_alpha = 0.7
+        p.legend.spacing = 0
+        p.legend.padding = 4
+
+
+def build(
+    cur: Mapping[str, ColumnDataSource], base: Mapping[str, ColumnDataSource] | None = None
+) -> Figures:
+    """The explorer's figures over sources named like `run_data`'s keys.
+
+    `base` holds a pinned run (same names with "_base"), drawn dashed and grey.
+    """
+    base = base or make_sources(empty_data(), "_base")
+    curtains: list[BoxAnnotation] = []
+    now_lines: list[Span] = []
+    x = Range1d(0, 60, bounds=(0, None))
+
+    def curtain(p):
+        # Hides what the animation has not reached yet; level "glyph" keeps axes on top.
+        c = BoxAnnotation(
+            left=x.end, fill_color="white", fill_alpha=1.0, line_alpha=0.0, level="glyph"
+        )
+        n = Span(
+            location=x.end,
+            dimension="height",
+            line_color="#555555",
+            line_dash="dotted",
+            line_width=1,
+        )
+        p.add_layout(c)
+        p.add_layout(n)
+        curtains.append(c)
+        now_lines.append(n)
+
+    # Pool: free / clean / dirty pages.
+    pool = _time_figure("Buffer pool pages", "pages", x)
+    for key, label, color in POOL_CURVES:
+        pool.line(
+            "time_s",
+            key,
+            source=base["pool"],
+            color="#999999",
+            line_dash="dashed",
+            legend_label=f"{label} (baseline)",
+        )
+        pool.line("time_s", key, source=cur["pool"], color=color, line_width=2, legend_label=label)
+    pool.add_tools(
+        HoverTool(
+            tooltips=[
+                ("t", "@time_s s"),
+                ("free", "@free{0,0}"),
+                ("dirty", "@dirty{0,0}"),
+                ("clean", "@clean{0,0}"),
+            ],
+            mode="vline",
+        )
+    )
+    if "regimes" in cur:
+        pool.scatter(
+            "time_s",
+            "y",
+            source=cur["regimes"],
+            marker="inverted_triangle",
+            size=14,
+            color="#444444",
+            alpha=0.8,
+        )
+        pool.text(
+            "time_s",
+            "y",
+            text="n",
+            source=cur["regimes"],
+            text_align="center",
+            text_baseline="bottom",
+            y_offset=-8,
+            text_font_size="8pt",
+            text_color="white",
+        )
+    curtain(pool)
+    _finish(pool, "center_right")
+
+    # Pages flushed per second, stacked by kind.
+    fl = _time_figure("Pages flushed per second, by kind", "pages/s", x)
+    names = [n for n, _, _ in FLUSH_KINDS]
+    fl.varea_stack(
+        names,
+        x="time_s",
+        source=cur["flush"],
+        color=[c for _, _, c in FLUSH_KINDS],
+        legend_label=[label for _, label, _ in FLUSH_KINDS],
+        alpha=0.8,
+    )
+    fl.line(
+        "time_s",
+        "total",
+        source=base["flush"],
+        color="#333333",
+        line_dash="dashed",
+        legend_label="total (baseline)",
+    )
+    fl.add_tools(
+        HoverTool(
+            tooltips=[("t", "@time_s s"), ("total", "@total{0,0}")]
+            + [(label, "@" + n + "{0,0}") for n, label, _ in FLUSH_KINDS],
+            mode="vline",
+        )
+    )
+    curtain(fl)
+    _finish(fl)
+
+    # Checkpoint age against the async and sync limits.
+    rd = _time_figure("Checkpoint age and its limits", "MiB of redo", x)
+    rd.line(
+        "time_s",
+        "age_mib",
+        source=base["redo"],
+        color="#999999",
+        line_dash="dashed",
+        legend_label="checkpoint age (baseline)",
+    )
+    rd.line(
+        "time_s",
+        "age_mib",
+        source=cur["redo"],
+        color="#1f77b4",
+        line_width=2,
+        legend_label="log_lsn_checkpoint_age",
+    )
+    rd.line(
+        "time_s",
+        "async_mib",
+        source=cur["redo"],
+        color="#ff7f0e",
+        line_dash="dashdot",
+        legend_label="async limit (7/8)",
+    )
+    rd.line(
+        "time_s",
+        "sync_mib",
+        source=cur["redo"],
+        color="#d62728",
+        line_dash="dashdot",
+        legend_label="sync limit (15/16)",
+    )
+    curtain(rd)
+    _finish(rd)
+
+    # Throughput and stall time.
+    wk = _time_figure("Throughput and stalls", "transactions/s", x)
+    wk.extra_y_ranges = {"stall": Range1d(0, 1)}
+    wk.add_layout(LinearAxis(y_range_name="stall", axis_label="thread-s waiting per s"), "right")
+    wk.vbar(
+        x="time_s",
+        top="stall_s",
+        width=0.8,
+        source=cur["work"],
+        y_range_name="stall",
+        color="#ff7f0e",
+        alpha=0.5,
+        legend_label="stall (free page + redo waits)",
+    )
+    wk.line(
+        "time_s",
+        "sim_tps",
+        source=base["work"],
+        color="#999999",
+        line_dash="dashed",
+        legend_label="tps (baseline)",
+    )
+    wk.line(
+        "time_s", "sim_tps", source=cur["work"], color="#2ca02c", line_width=2, legend_label="tps"
+    )
+    wk.add_tools(
+        HoverTool(
+            tooltips=[
+                ("t", "@time_s s"),
+                ("tps", "@sim_tps{0,0}"),
+                ("stall", "@stall_s{0.00} thread-s"),
+                ("p99", "@sim_trx_latency_p99_ms{0.0} ms"),
+            ],
+            mode="vline",
+        )
+    )
+    curtain(wk)
+    _finish(wk)
+
+    # Write amplification chain: mean MB/s at each stage.
+    wa_range = FactorRange(factors=[label for _, label in amplification.STAGES])
+    wa = figure(
+        title="Write amplification chain (run mean)",
+        width=WIDTH,
+        height=HEIGHT,
+        y_range=wa_range,
+        tools="save",
+        toolbar_location="above",
+    )
+    wa.hbar(
+        y="label",
+        right="mb_s",
+        height=0.35,
+        source=base["wa"],
+        color="#bbbbbb",
+        legend_label="baseline",
+    )
+    wa.hbar(
+        y="label",
+        right="mb_s",
+        height=0.6,
+        source=cur["wa"],
+        color="#8c564b",
+        alpha=0.8,
+        legend_label="this run",
+    )
+    wa.text(
+        x="mb_s",
+        y="label",
+        text="factor",
+        source=cur["wa"],
+        x_offset=4,
+        y_offset=6,
+        text_font_size="8pt",
+    )
+    wa.xaxis.axis_label = "MB/s (MiB)"
+    wa.add_tools(
+        HoverTool(
+            tooltips=[("stage", "@label"), ("MB/s", "@mb_s{0.00}"), ("over previous", "@factor")]
+        )
+    )
+    _finish(wa, "bottom_right")
+
+    # Projected SSD lifetime against fill factor, both models, current fill marked.
+    sd = figure(
+        title="Projected SSD lifetime vs fill factor",
+        width=WIDTH,
+        height=HEIGHT,
+        tools="save,reset",
+        toolbar_location="above",
+        x_range=Range1d(0, 95),
+    )
+    sd.line(
+        "fill_pct",
+        "seed004",
+        source=base["ssd"],
+        color="#999999",
+        line_dash="dashed",
+        legend_label="baseline",
+    )
+    sd.line(
+        "fill_pct",
+        "seed004",
+        source=cur["ssd"],
+        color="#e377c2",
+        line_width=2,
+        legend_label="seed 004 model",
+    )
+    sd.line(
+        "fill_pct",
+        "desnoyers-greedy",
+        source=cur["ssd"],
+        color="#17becf",
+        line_width=2,
+        legend_label="Desnoyers (greedy FTL)",
+    )
+    sd.scatter(
+        "fill_pct",
+        "years",
+        source=cur["ssd_now"],
+        size=9,
+        color="black",
+        legend_label="this drive now",
+    )
+    sd.xaxis.axis_label = "drive fill factor (%)"
+    sd.yaxis.axis_label = "years until rated endurance"
+    sd.add_tools(HoverTool(tooltips=[("fill", "@fill_pct{0} %"), ("years", "@years{0.0}")]))
+    _finish(sd, "top_right")
+
+    grid = gridplot([[pool, fl], [rd, wk], [wa, sd]], toolbar_location=None)
+    return Figures(layout=grid, curtains=curtains, now_lines=now_lines, x_range=x)
+
+
+def set_time_axis(figs: Figures, seconds: float) -> None:
+    """Fit the shared time axis to a run of `seconds` seconds."""
+    figs.x_range.start, figs.x_range.end = 0, seconds
+
+
+def reveal(figs: Figures, t: float) -> None:
+    """Show the curves up to second `t` (the animation's frame)."""
+    for c in figs.curtains:
+        c.left = t
+    for n in figs.now_lines:
+        n.location = t
+
+
+def standalone(run: Run, setting: SsdSetting | None = None, baseline: Run | None = None):
+    """The same figures for one run (and an optional baseline), fully revealed, no widgets."""
+    data = run_data(run, setting)
+    data["regimes"] = regime_marks(run, regime_changes(run))
+    figs = build(
+        make_sources(data),
+        make_sources(run_data(baseline, setting), "_base") if baseline else None,
+    )
+    set_time_axis(figs, run.series.height)
+    reveal(figs, run.series.height + 1)
+    return figs

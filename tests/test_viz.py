@@ -1,0 +1,140 @@
+"""Figures, regime annotations and the explorer, driven from Python (no browser)."""
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+import flushsim as fs
+
+pytest.importorskip("bokeh")
+pytest.importorskip("jupyter_bokeh")
+
+from flushsim.viz import figures  # noqa: E402
+from flushsim.viz.explorer import CHOICES, Explorer  # noqa: E402
+from flushsim.viz.regimes import regime_changes  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    return fs.simulate(fs.presets.get("default").replace(seconds=20))
+
+
+def test_regimes_of_the_default_preset(default_run):
+    table = regime_changes(default_run)
+    regimes = table["regime"].to_list()
+    # a cold pool under load: the free list drains and LRU batches start; never "idle"
+    assert "lru_batch" in regimes
+    assert "idle" not in regimes
+    assert table["time_s"].is_sorted()
+    first_lru = table.filter(pl.col("regime") == "lru_batch")["time_s"][0]
+    s = default_run.series.filter(pl.col("time_s") == first_lru)
+    assert s["buffer_LRU_batch_evict_total_pages"][0] + s["buffer_LRU_batch_flush_total_pages"][0]
+
+
+def test_regimes_of_the_idle_preset_name_idle_and_the_stop():
+    run = fs.simulate(fs.presets.get("seed004-idle-flush").replace(seconds=20))
+    table = regime_changes(run)
+    assert "stop" in table["regime"].to_list()
+    idle = table.filter(pl.col("regime") == "idle")
+    assert idle.height >= 1
+    stop_t = table.filter(pl.col("regime") == "stop")["time_s"][0]
+    assert idle["time_s"][0] >= stop_t
+
+
+def test_run_data_curves_match_the_series(default_run):
+    d = figures.run_data(default_run)
+    s = default_run.series
+    assert set(d) == {"pool", "flush", "redo", "work", "wa", "ssd", "ssd_now"}
+    np.testing.assert_array_equal(d["pool"]["dirty"], s["buffer_pool_pages_dirty"].to_numpy())
+    np.testing.assert_array_equal(
+        d["pool"]["free"] + d["pool"]["clean"] + d["pool"]["dirty"],
+        (s["buffer_pool_pages_free"] + s["buffer_pool_pages_data"]).to_numpy(),
+    )
+    kinds = [name for name, _, _ in figures.FLUSH_KINDS]
+    np.testing.assert_array_equal(d["flush"]["total"], s.select(kinds).sum_horizontal().to_numpy())
+    # lifetime falls as the drive fills (less spare area, more FTL write amplification)
+    years = d["ssd"]["desnoyers-greedy"]
+    assert np.all(np.diff(years) <= 1e-9) and years[0] > years[-1]
+    assert all(math.isfinite(y) for y in d["ssd_now"]["years"])
+
+
+def test_every_source_shape_matches_empty_data(default_run):
+    d = figures.run_data(default_run)
+    e = figures.empty_data()
+    for key, cols in d.items():
+        assert set(cols) == set(e[key]), key
+        lengths = {len(v) for v in cols.values()}
+        assert len(lengths) == 1, key
+
+
+def test_standalone_figures_are_fully_revealed(default_run):
+    figs = figures.standalone(default_run)
+    assert figs.x_range.end == default_run.series.height
+    assert all(c.left > default_run.series.height for c in figs.curtains)
+
+
+def test_explorer_choices_are_valid_server_values():
+    for name, values in CHOICES.items():
+        p = fs.params.get(name)
+        for v in values:
+            assert fs.params.check_value(p, v) == v
+        assert list(values) == sorted(values)
+
+
+@pytest.fixture(scope="module")
+def explorer(monkeypatch_module):
+    monkeypatch_module.setenv("FLUSHSIM_FAST", "1")
+    return Explorer(autoplay=False)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
+
+
+def test_explorer_first_run_is_in_the_serialised_figures(explorer):
+    # jupyter_bokeh only patches views that exist: the first run must be in the document the
+    # widget serialises, or the page shows empty figures.
+    assert len(explorer.sources["pool"].data["time_s"]) == explorer.run.series.height > 0
+    bundle = str(explorer.bokeh.render_bundle["docs_json"])
+    assert "buffer_pool_pages_dirty" in bundle
+
+
+def test_explorer_knob_change_reruns_and_redraws(explorer):
+    before = np.asarray(explorer.sources["flush"].data["total"]).copy()
+    explorer.set(innodb_io_capacity=10000, innodb_io_capacity_max=20000)
+    assert explorer.run.scenario["innodb_io_capacity"] == 10000
+    after = np.asarray(explorer.sources["flush"].data["total"])
+    assert not np.array_equal(before, after)
+    assert "ready" in explorer.status.value
+
+
+def test_explorer_pin_and_clear_baseline(explorer):
+    explorer.pin()
+    assert len(explorer.base_sources["pool"].data["time_s"]) == explorer.run.series.height
+    explorer.clear_baseline()
+    assert len(explorer.base_sources["pool"].data["time_s"]) == 0
+
+
+def test_explorer_fill_changes_only_the_wear_figures(explorer):
+    pool = explorer.sources["pool"].data
+    years = np.asarray(explorer.sources["ssd_now"].data["years"]).copy()
+    run = explorer.run
+    explorer.fill.value = 90
+    assert explorer.run is run and explorer.sources["pool"].data is pool
+    assert np.all(np.asarray(explorer.sources["ssd_now"].data["years"]) < years)
+
+
+def test_explorer_unknown_control_names_the_controls(explorer):
+    with pytest.raises(ValueError, match="innodb_io_capacity"):
+        explorer.set(innodb_flush_neighbours=1)
+
+
+def test_explorer_frame_lists_regimes_reached(explorer):
+    explorer.frame(0)
+    early = explorer.regimes.value.count("<li>")
+    explorer.frame(explorer.run.series.height)
+    assert explorer.regimes.value.count("<li>") >= early
