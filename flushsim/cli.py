@@ -1,4 +1,4 @@
-"""Command line: `python -m flushsim presets | run PRESET ... | warm`.
+"""Command line: `python -m flushsim presets | knobs | run PRESET ... | report PRESET ... | warm`.
 
 Every user error (unknown preset or knob, value out of range, bad number, bad output file)
 prints one line naming the problem and exits with status 2; no traceback reaches the user.
@@ -22,17 +22,26 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("presets", help="list the named scenarios")
     run = sub.add_parser("run", help="simulate a preset and write one row per second")
-    run.add_argument("preset", help="preset name (see `presets`)")
-    run.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KNOB=VALUE",
-        help="override a knob, e.g. --set innodb_io_capacity=300 (repeatable)",
+    report = sub.add_parser(
+        "report", help="simulate a preset and write its figures as one standalone HTML file"
     )
-    run.add_argument("--seconds", type=int, help="simulated seconds")
-    run.add_argument("--seed", type=int, help="random seed")
+    for cmd in (run, report):
+        cmd.add_argument("preset", help="preset name (see `presets`)")
+        cmd.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="KNOB=VALUE",
+            help="override a knob, e.g. --set innodb_io_capacity=300 (repeatable)",
+        )
+        cmd.add_argument("--seconds", type=int, help="simulated seconds")
+        cmd.add_argument("--seed", type=int, help="random seed")
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
+    report.add_argument("--html", required=True, help="the report file (FILE.html)")
+    report.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the wear figures")
+    report.add_argument(
+        "--fill", type=float, help="fraction of the SSD holding data, 0 to 0.95 (default 0.5)"
+    )
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
     kn.add_argument("--engine", default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
@@ -50,18 +59,37 @@ def _overrides(items: Sequence[str]) -> dict[str, object]:
     return out
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
+def _scenario(args: argparse.Namespace):
     scenario = presets.get(args.preset)
-    if args.out and not args.out.endswith((".csv", ".parquet")):
-        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
     changes: dict[str, object] = _overrides(args.set)
     if args.seconds is not None:
         changes["seconds"] = args.seconds
     if args.seed is not None:
         changes["seed"] = args.seed
-    if changes:
-        scenario = scenario.replace(**changes)
-    run = simulate(scenario)
+    return scenario.replace(**changes) if changes else scenario
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    if not args.html.lower().endswith(".html"):
+        raise ValueError(f"--html {args.html!r} must end in .html")
+    if args.fill is not None and not 0.0 <= args.fill <= 0.95:
+        raise ValueError(f"--fill {args.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
+    if args.drive is not None:
+        from . import ssd
+
+        ssd.drive(args.drive)  # an unknown drive fails before the simulation runs
+    from .report import write_html
+
+    run = simulate(_scenario(args))
+    path = write_html(run, args.html, drive=args.drive, fill=args.fill)
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    if args.out and not args.out.endswith((".csv", ".parquet")):
+        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    run = simulate(_scenario(args))
     if args.out:
         path = run.write(args.out)
         print(f"wrote {run.series.height} rows x {run.series.width} columns to {path}")
@@ -132,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_knobs(args.engine)
             elif args.command == "warm":
                 status = _cmd_warm()
+            elif args.command == "report":
+                status = _cmd_report(args)
             else:
                 status = _cmd_run(args)
         for w in caught:

@@ -23,6 +23,16 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     python -m pip install --quiet -e "$REPO[all]"
     echo "$want" > "$stamp"
 fi
+# The browser tests (tests/browser) drive Debian's chromium; never `playwright install`.
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing Debian's chromium for the browser tests (apt-get, about a minute)" >&2
+        apt-get update -qq && apt-get install -y -qq chromium >/dev/null \
+            || echo "warning: installing chromium failed: browser tests will be skipped" >&2
+    else
+        echo "warning: no chromium and not root to install it: browser tests will be skipped" >&2
+    fi
+fi
 kernels="$(cat "$REPO"/flushsim/kernels/*.py | sha256sum | cut -c1-12)"
 export NUMBA_CACHE_DIR="$REPO/.numba_cache/$kernels"
 export BOKEH_RESOURCES="${BOKEH_RESOURCES:-inline}"

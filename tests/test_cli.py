@@ -103,3 +103,33 @@ def test_knobs_lists_server_names_with_ranges(capsys):
     assert cli.main(["knobs"]) == 0
     out = capsys.readouterr().out
     assert "innodb_lru_scan_depth" in out and "between 100 and" in out
+
+
+def test_report_writes_a_standalone_html_file(tmp_path, capsys):
+    pytest.importorskip("bokeh")
+    out = tmp_path / "report.html"
+    argv = ["report", "seed004-idle-flush", "--seconds", "15", "--fill", "0.8"]
+    assert cli.main([*argv, "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    # BokehJS is inlined (no CDN: opens offline) and the figures carry the run's data
+    assert "cdn.bokeh.org" not in page and "Bokeh.embed" in page
+    assert "buffer_flush_background_total_pages" in page
+    assert "workload stopped at 10 s" in page  # the regime list
+    assert "80% full" in page
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--html", "out.htm"], "--html 'out.htm' must end in .html"),
+        (["--html", "x.html", "--fill", "0.99"], "--fill 0.99 must be between 0 and 0.95"),
+        (["--html", "x.html", "--drive", "floppy"], "unknown drive 'floppy'"),
+        (["--html", "x.html", "--set", "innodb_io_capacity=1"], "innodb_io_capacity"),
+    ],
+)
+def test_report_bad_input_is_one_line(tmp_path, capsys, monkeypatch, extra, message):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["report", "default", "--seconds", "2", *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "x.html").exists()

@@ -96,7 +96,11 @@ class Explorer:
         # jupyter_bokeh sends data changes only to views that exist: a change made before the
         # figure is on the page is lost. So the first run fills the sources before the
         # BokehModel serialises the document (PITFALLS.md, jupyter_bokeh).
+        # The first run is shown whole: a Play widget that is already playing when its view is
+        # created does not start (seen in Voila); later re-runs animate from second 0.
+        self.autoplay = False
         self.rerun()
+        self.autoplay = autoplay
         self.bokeh = BokehModel(self.figs.layout)
         self.widget = self._layout()
 
@@ -116,8 +120,8 @@ class Explorer:
 
     # ------------------------------------------------------------------ controls
     def _build_controls(self) -> None:
-        wide = w.Layout(width="400px")
-        style = {"description_width": "190px"}
+        wide = w.Layout(width="410px")
+        style = {"description_width": "175px"}
         self.preset_picker = w.Dropdown(
             options=presets.names(),
             value=self.scenario.name,
@@ -256,7 +260,7 @@ class Explorer:
                 self.summary,
                 self.messages,
             ],
-            layout=w.Layout(width="420px"),
+            layout=w.Layout(width="420px", min_width="420px"),
         )
         right = w.VBox([self.bokeh, w.HBox([self.play, self.scrub]), self.regimes])
         return w.VBox([head, w.HBox([left, right])])

@@ -42,16 +42,16 @@ MiB = 1024 * 1024
 FLUSH_KINDS = (
     ("buffer_LRU_batch_flush_total_pages", "LRU batch", "#d62728"),
     ("buffer_flush_adaptive_total_pages", "adaptive", "#1f77b4"),
-    ("buffer_flush_background_total_pages", "background (idle)", "#2ca02c"),
+    ("buffer_flush_background_total_pages", "idle", "#2ca02c"),
     ("buffer_flush_sync_total_pages", "sync", "#9467bd"),
-    ("sim_single_page_flushes", "single-page (user threads)", "#ff7f0e"),
+    ("sim_single_page_flushes", "single-page", "#ff7f0e"),
 )
 POOL_CURVES = (
     ("free", "free", "#2ca02c"),
     ("clean", "clean (data - dirty)", "#7f7f7f"),
     ("dirty", "dirty", "#d62728"),
 )
-WIDTH, HEIGHT = 520, 230
+WIDTH, HEIGHT = 410, 260
 
 
 @dataclass(frozen=True)
@@ -214,9 +214,14 @@ def _time_figure(title: str, y_label: str, x_range=None):
     return p
 
 
-def _finish(p, legend_loc="top_left"):
+def _finish(p, legend_loc="above"):
+    # Legends sit above the plot, in one row, so they never cover the curves.
     if p.legend:
-        p.legend.location = legend_loc
+        if legend_loc == "above":
+            p.legend.orientation = "horizontal"
+            p.add_layout(p.legend[0], "above")
+        else:
+            p.legend.location = legend_loc
         p.legend.click_policy = "hide"
         p.legend.label_text_font_size = "8pt"
         p.legend.background_fill_alpha = 0.7
@@ -262,7 +267,6 @@ def build(
             source=base["pool"],
             color="#999999",
             line_dash="dashed",
-            legend_label=f"{label} (baseline)",
         )
         pool.line("time_s", key, source=cur["pool"], color=color, line_width=2, legend_label=label)
     pool.add_tools(
@@ -298,7 +302,7 @@ def build(
             text_color="white",
         )
     curtain(pool)
-    _finish(pool, "center_right")
+    _finish(pool)
 
     # Pages flushed per second, stacked by kind.
     fl = _time_figure("Pages flushed per second, by kind", "pages/s", x)
@@ -317,7 +321,6 @@ def build(
         source=base["flush"],
         color="#333333",
         line_dash="dashed",
-        legend_label="total (baseline)",
     )
     fl.add_tools(
         HoverTool(
@@ -337,7 +340,6 @@ def build(
         source=base["redo"],
         color="#999999",
         line_dash="dashed",
-        legend_label="checkpoint age (baseline)",
     )
     rd.line(
         "time_s",
@@ -345,7 +347,7 @@ def build(
         source=cur["redo"],
         color="#1f77b4",
         line_width=2,
-        legend_label="log_lsn_checkpoint_age",
+        legend_label="checkpoint age",
     )
     rd.line(
         "time_s",
@@ -369,7 +371,7 @@ def build(
     # Throughput and stall time.
     wk = _time_figure("Throughput and stalls", "transactions/s", x)
     wk.extra_y_ranges = {"stall": Range1d(0, 1)}
-    wk.add_layout(LinearAxis(y_range_name="stall", axis_label="thread-s waiting per s"), "right")
+    wk.add_layout(LinearAxis(y_range_name="stall", axis_label="waiting thread-s/s"), "right")
     wk.vbar(
         x="time_s",
         top="stall_s",
@@ -378,7 +380,7 @@ def build(
         y_range_name="stall",
         color="#ff7f0e",
         alpha=0.5,
-        legend_label="stall (free page + redo waits)",
+        legend_label="stall (thread-s/s)",
     )
     wk.line(
         "time_s",
@@ -386,7 +388,6 @@ def build(
         source=base["work"],
         color="#999999",
         line_dash="dashed",
-        legend_label="tps (baseline)",
     )
     wk.line(
         "time_s", "sim_tps", source=cur["work"], color="#2ca02c", line_width=2, legend_label="tps"
@@ -421,7 +422,6 @@ def build(
         height=0.35,
         source=base["wa"],
         color="#bbbbbb",
-        legend_label="baseline",
     )
     wa.hbar(
         y="label",
@@ -442,6 +442,8 @@ def build(
         text_font_size="8pt",
     )
     wa.xaxis.axis_label = "MB/s (MiB)"
+    wa.x_range.range_padding = 0.3  # room for the factor labels right of the bars
+    wa.x_range.start = 0
     wa.add_tools(
         HoverTool(
             tooltips=[("stage", "@label"), ("MB/s", "@mb_s{0.00}"), ("over previous", "@factor")]
@@ -464,7 +466,6 @@ def build(
         source=base["ssd"],
         color="#999999",
         line_dash="dashed",
-        legend_label="baseline",
     )
     sd.line(
         "fill_pct",
@@ -493,7 +494,7 @@ def build(
     sd.xaxis.axis_label = "drive fill factor (%)"
     sd.yaxis.axis_label = "years until rated endurance"
     sd.add_tools(HoverTool(tooltips=[("fill", "@fill_pct{0} %"), ("years", "@years{0.0}")]))
-    _finish(sd, "top_right")
+    _finish(sd, "bottom_left")
 
     grid = gridplot([[pool, fl], [rd, wk], [wa, sd]], toolbar_location=None)
     return Figures(layout=grid, curtains=curtains, now_lines=now_lines, x_range=x)

@@ -1,0 +1,90 @@
+"""A standalone HTML report of a run: the explorer's figures in one file that needs no server.
+
+`python -m flushsim report PRESET --html out.html` writes it; BokehJS is inlined (no CDN), so
+the file opens offline, e.g. when shared after a training session.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .run import Run
+
+
+def write_html(
+    run: Run,
+    path: str | Path,
+    *,
+    drive: str | None = None,
+    fill: float | None = None,
+    baseline: Run | None = None,
+) -> Path:
+    """Write the figures, the knobs that differ from the server defaults and the regime changes.
+
+    Args:
+        run: the run to show.
+        path: output file; must end in .html.
+        drive: catalog drive name for the wear figures (default: seed 004's drive).
+        fill: fraction of the drive holding data, 0 <= fill <= 0.95 (default 0.5).
+        baseline: optional second run, drawn dashed.
+
+    Returns:
+        The path written.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".html":
+        raise ValueError(f"--html {str(path)!r} must end in .html")
+    if fill is not None and not 0.0 <= fill <= 0.95:
+        raise ValueError(f"fill={fill!r} must be between 0 and 0.95 (fraction of the drive)")
+    # Bokeh is an optional dependency (the notebook extra): import it only here.
+    from bokeh.embed import file_html
+    from bokeh.resources import INLINE
+
+    from . import ssd
+    from .viz import figures
+    from .viz.regimes import regime_changes
+
+    default = figures.default_ssd()
+    setting = figures.SsdSetting(
+        ssd.drive(drive) if drive else default.drive, default.fill if fill is None else fill
+    )
+    figs = figures.standalone(run, setting, baseline)
+    title = f"flushsim report: {run.scenario.name}"
+    body = file_html(figs.layout, INLINE, title=title)
+    head = _header(run, setting, regime_changes(run))
+    # file_html gives a whole page; put the text block right after the <body> tag (the last
+    # "<body>" in it: the inlined BokehJS mentions the tag in an error message).
+    at = body.rfind("<body>") + len("<body>")
+    page = body[:at] + "\n" + head + body[at:]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def _header(run: Run, setting, regimes) -> str:
+    sc = run.scenario
+    s = run.summary()
+    knob_rows = "".join(
+        f"<tr><td><code>{html.escape(k)}</code></td><td>{html.escape(str(v))}</td></tr>"
+        for k, v in sc.knobs.items()
+    )
+    knob_rows += "".join(
+        f"<tr><td colspan=2>{html.escape(e.describe())}</td></tr>" for e in sc.timeline
+    )
+    regime_rows = "".join(
+        f"<li>at {t} s: {html.escape(text)}</li>"
+        for t, text in zip(regimes["time_s"], regimes["text"], strict=True)
+    )
+    return f"""<div style="font-family:sans-serif;max-width:900px;margin:12px">
+<h1>{html.escape(f"flushsim: {sc.name}")}</h1>
+<p>{html.escape(sc.description or "")}</p>
+<p>Engine <b>{html.escape(sc.engine)}</b>, {run.series.height} simulated seconds, seed {sc.seed}.
+Drive: {html.escape(setting.drive.model)}, {setting.fill:.0%} full.</p>
+<p>Mean {s["tps_mean"]:,.0f} transactions/s; {s["wait_free_total"]:,.0f}
+Innodb_buffer_pool_wait_free; at most {s["dirty_pages_max"]:,.0f} dirty pages;
+{s["updates_per_page_flushed"]:.1f} row updates per page flushed.</p>
+<h3>Knobs set (everything else is the server default) and timeline</h3>
+<table>{knob_rows or "<tr><td>none</td></tr>"}</table>
+<h3>Regime changes</h3><ol>{regime_rows or "<li>none</li>"}</ol>
+</div>"""

@@ -1,0 +1,115 @@
+"""The explorer in a real browser: it renders, and a knob re-runs the simulation and redraws.
+
+Only a browser catches a figure that does not render (no `output_notebook()`, BokehJS from an
+unreachable CDN), a slider whose change never reaches the kernel, or JupyterLab's windowing
+dropping a canvas after scrolling (PITFALLS.md). See helpers.py for the explorer's contract.
+"""
+
+from __future__ import annotations
+
+import time
+
+import helpers
+import pytest
+
+KNOB = "innodb_io_capacity"
+SOURCE = "pool"
+DIRTY = "buffer_pool_pages_dirty"
+COLUMNS = ("time_s", "buffer_pool_pages_free", DIRTY)
+
+
+def _slug(request) -> str:
+    return request.node.name
+
+
+def _knob_changes_the_figure(page, name: str) -> None:
+    """From a ready explorer: read `pool`, step the knob, wait for ready, check the redraw."""
+    helpers.wait_status_ready(page)
+    for column in COLUMNS:
+        values = helpers.wait_source_column(page, SOURCE, column)
+        assert values, f"source {SOURCE!r} has no {column!r} values"
+    helpers.reveal(page, ".bk-Figure canvas").wait_for(state="visible")
+    before = helpers.read_source_column(page, SOURCE, DIRTY)
+    helpers.screenshot(page, f"{name}-before")
+
+    helpers.move_knob(page, KNOB, "ArrowRight")
+    helpers.wait_source_column_changed(page, SOURCE, DIRTY, before, timeout=120)
+    helpers.wait_status_ready(page)
+    after = helpers.read_source_column(page, SOURCE, DIRTY)
+    helpers.screenshot(page, f"{name}-after")
+    assert after != before, "moving the knob did not change the dirty-pages column"
+
+
+def _open_and_run_in_lab(page, lab, notebook: str) -> None:
+    helpers.open_lab_notebook(page, lab, notebook)
+    helpers.run_all_cells(page, lab)
+    helpers.reveal(page, ".fs-status", timeout=180)
+    helpers.wait_status_ready(page, timeout=180)
+
+
+def test_lab_knob_redraws(page, lab, explorer_notebook, console_errors, request):
+    _open_and_run_in_lab(page, lab, explorer_notebook)
+    _knob_changes_the_figure(page, _slug(request))
+    assert console_errors.unexpected == []
+
+
+def test_voila_knob_redraws(page, voila_server, console_errors, request):
+    helpers.open_voila(page, voila_server)
+    helpers.wait_status_ready(page, timeout=180)
+    _knob_changes_the_figure(page, _slug(request))
+    assert console_errors.unexpected == []
+
+
+def _visible_in(page, canvas_handle, scroller_handle) -> bool:
+    """Whether the canvas is attached and overlaps the scroller's visible box."""
+    return page.evaluate(
+        """([canvas, scroller]) => {
+            if (!canvas.isConnected) return false;
+            const c = canvas.getBoundingClientRect(), s = scroller.getBoundingClientRect();
+            return c.height > 0 && c.bottom > s.top && c.top < s.bottom;
+        }""",
+        [canvas_handle, scroller_handle],
+    )
+
+
+def test_lab_figure_survives_scrolling(page, lab, explorer_notebook, console_errors, request):
+    """Scroll the figure out of view and back: it must still be drawn (windowing pitfall)."""
+    name = _slug(request)
+    _open_and_run_in_lab(page, lab, explorer_notebook)
+    assert helpers.wait_source_column(page, SOURCE, DIRTY), "the figure has no data to draw"
+    canvas = helpers.figure_canvas(page, ".jp-OutputArea")
+    canvas.wait_for(state="visible")
+    canvas.scroll_into_view_if_needed()
+    time.sleep(0.5)  # let Bokeh finish its paint
+    ink_before = helpers.ink_fraction(canvas.screenshot())
+    assert ink_before > 0.005, f"the figure looks blank before scrolling ({ink_before:.2%} ink)"
+
+    scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer").first
+    scroller_handle = scroller.element_handle()
+    canvas_handle = canvas.element_handle()
+    out_of_view = False
+    for where in ("bottom", "top"):
+        scroller.evaluate(
+            "(el, where) => { el.scrollTop = where === 'top' ? 0 : el.scrollHeight; }", where
+        )
+        time.sleep(1.0)  # windowing reacts to scroll events, then to idle callbacks
+        if not _visible_in(page, canvas_handle, scroller_handle):
+            out_of_view = True
+            break
+    if not out_of_view:
+        pytest.fail("the notebook is too short to scroll the figure out of view")
+    helpers.screenshot(page, f"{name}-scrolled-away")
+
+    # Back: scroll the notebook until the figure's canvas shows again (in `full` windowing mode its
+    # cell is hidden while out of view, so Playwright cannot scroll to it directly).
+    canvas = helpers.reveal(page, ".jp-OutputArea .bk-Figure canvas", timeout=60)
+    time.sleep(1.0)
+    box = canvas.bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0, "no canvas after scrolling back"
+    ink_after = helpers.ink_fraction(canvas.screenshot())
+    helpers.screenshot(page, f"{name}-scrolled-back")
+    assert ink_after > 0.5 * ink_before, (
+        f"the figure lost its drawing after scrolling away and back "
+        f"({ink_before:.2%} ink before, {ink_after:.2%} after)"
+    )
+    assert console_errors.unexpected == []
