@@ -71,8 +71,10 @@ def test_every_source_shape_matches_empty_data(default_run):
 
 def test_standalone_figures_are_fully_revealed(default_run):
     figs = figures.standalone(default_run)
-    assert figs.x_range.end == default_run.series.height
-    assert all(c.left > default_run.series.height for c in figs.curtains)
+    end = default_run.series.height
+    assert figs.x_range.end == end == figs.clock.end == figs.clock.value
+    assert all(c.left >= end for c in figs.curtains)
+    assert figs.regimes_text.text.count("<li>") == regime_changes(default_run).height
 
 
 def test_explorer_choices_are_valid_server_values():
@@ -133,8 +135,29 @@ def test_explorer_unknown_control_names_the_controls(explorer):
         explorer.set(innodb_flush_neighbours=1)
 
 
-def test_explorer_frame_lists_regimes_reached(explorer):
+def test_explorer_frame_moves_the_player_and_lists_regimes_reached(explorer):
     explorer.frame(0)
-    early = explorer.regimes.value.count("<li>")
-    explorer.frame(explorer.run.series.height)
-    assert explorer.regimes.value.count("<li>") >= early
+    assert explorer.figs.clock.value == 0
+    assert all(c.left == 0 for c in explorer.figs.curtains)
+    early = explorer.figs.regimes_text.text.count("<li>")
+    end = explorer.run.series.height
+    explorer.frame(end)
+    assert explorer.figs.clock.value == end == explorer.figs.clock.end
+    reached = explorer.figs.regimes_text.text.count("<li>")
+    assert reached == len(explorer.sources["regimes"].data["at"]) >= early
+
+
+def test_regimes_html_escapes_and_filters_by_time():
+    regimes = {"at": [3, 9], "text": ["a < b & c", "later"]}
+    html = figures.regimes_html(regimes, 5)
+    assert "a &lt; b &amp; c" in html and "later" not in html
+
+
+def test_explorer_autoplay_starts_the_browser_player_on_a_rerun(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=True)
+    # the first run is shown whole and still: a player already running at first display
+    # does not start in every front end
+    assert ex.figs.play.active is False and ex.figs.clock.value == ex.run.series.height
+    ex.set(threads=32)
+    assert ex.figs.play.active is True and ex.figs.clock.value == 0

@@ -1,13 +1,13 @@
 """The explorer: knob controls generated from the spec, linked animated figures, a baseline.
 
 Layout (ipywidgets): pickers (preset, engine, workload, drive) and knob sliders on the left,
-the Bokeh figures (one `jupyter_bokeh.BokehModel`) on the right, a play / pause control and a
-time scrubber under them, the regime changes in plain words at the bottom.
+the Bokeh figures (one `jupyter_bokeh.BokehModel`) on the right with their player (play /
+pause, time slider) and the regime changes in plain words under them.
 
 How it stays responsive (PITFALLS.md): sliders use `continuous_update=False`, so a drag runs one
 simulation on release; a run replaces each source's data in one assignment (one PATCH-DOC); the
-animation moves a curtain per figure instead of resending data; the fill-factor slider only
-recomputes the wear figures, it does not re-simulate.
+animation runs in the browser (figures.py: a CustomJS player moves the curtains), so the kernel
+is free for the next knob change; the fill-factor slider only recomputes the wear figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests.
@@ -92,7 +92,7 @@ class Explorer:
 
         self.controls: dict[str, w.Widget] = {}
         self._build_controls()
-        self._build_transport()
+        self._build_buttons()
         # jupyter_bokeh sends data changes only to views that exist: a change made before the
         # figure is on the page is lost. So the first run fills the sources before the
         # BokehModel serialises the document (PITFALLS.md, jupyter_bokeh).
@@ -212,22 +212,7 @@ class Explorer:
         self.fill.observe(self._on_ssd, names="value")
         self.drive_picker.observe(self._on_ssd, names="value")
 
-    def _build_transport(self) -> None:
-        self.play = w.Play(
-            value=0,
-            min=0,
-            max=1,
-            step=1,
-            interval=60,
-            description="play",
-            tooltip="Play / pause the run through simulated time",
-        )
-        self.scrub = w.IntSlider(
-            value=0, min=0, max=1, description="time (s)", layout=w.Layout(width="520px")
-        )
-        self.scrub.add_class("fs-scrubber")
-        w.jslink((self.play, "value"), (self.scrub, "value"))
-        self.scrub.observe(lambda ch: self.frame(ch["new"]), names="value")
+    def _build_buttons(self) -> None:
         self.pin_button = w.Button(
             description="Pin as baseline",
             icon="thumb-tack",
@@ -238,7 +223,6 @@ class Explorer:
         self.clear_button.on_click(lambda _: self.clear_baseline())
         self.status = w.HTML()
         self.messages = w.HTML()
-        self.regimes = w.HTML()
         self.summary = w.HTML()
 
     def _layout(self) -> w.Widget:
@@ -262,7 +246,7 @@ class Explorer:
             ],
             layout=w.Layout(width="420px", min_width="420px"),
         )
-        right = w.VBox([self.bokeh, w.HBox([self.play, self.scrub]), self.regimes])
+        right = w.VBox([self.bokeh])
         return w.VBox([head, w.HBox([left, right])])
 
     # ------------------------------------------------------------------ actions
@@ -315,29 +299,15 @@ class Explorer:
             src.data = data[key]
         seconds = run.series.height
         figures.set_time_axis(self.figs, seconds)
-        self.play.playing = False
-        self.scrub.max = seconds
-        self.play.max = seconds
         self.summary.value = self._summary_html()
-        if self.autoplay:
-            self.scrub.value = 0
-            self.frame(0)
-            self.play.playing = True
-        else:
-            self.scrub.value = seconds
-            self.frame(seconds)
+        # The browser's player takes it from here: from second 0 when autoplaying.
+        self.frame(0 if self.autoplay else seconds)
+        self.figs.play.active = self.autoplay
 
     def frame(self, t: int) -> None:
         """Reveal the curves up to second `t` and list the regime changes reached so far."""
         figures.reveal(self.figs, t)
-        if self.run is None:
-            return
-        rows = self._regime_table.filter(self._regime_table["time_s"] <= max(t, 0))
-        items = "".join(
-            f"<li><b>{i + 1}</b> at {ts} s: {html.escape(text)}</li>"
-            for i, (ts, text) in enumerate(zip(rows["time_s"], rows["text"], strict=True))
-        )
-        self.regimes.value = f"<ol style='margin:0;padding-left:1em;list-style:none'>{items}</ol>"
+        self.figs.regimes_text.text = figures.regimes_html(self.sources["regimes"].data, t)
 
     def pin(self) -> None:
         """Keep the current run as the dashed baseline."""

@@ -8,26 +8,33 @@ Two layers, so the explorer can update data without rebuilding figures:
   "<name>_base" twins for a pinned baseline, drawn dashed).
 
 Every figure shares one time axis (seconds). A "curtain" (a white box from the animation's
-current second to the right edge) lets the explorer reveal the curves progressively by moving
-one number per figure instead of resending data.
+current second to the right edge) reveals the curves progressively. The animation runs in the
+browser: a Bokeh play toggle and time slider move the curtains and list the regime changes
+reached through one CustomJS callback, so playing costs the kernel no messages (a kernel-driven
+animation queued 12 patches a frame and delayed the next knob change by seconds).
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import polars as pl
-from bokeh.layouts import gridplot
+from bokeh.layouts import column, gridplot, row
 from bokeh.models import (
     BoxAnnotation,
     ColumnDataSource,
+    CustomJS,
+    Div,
     FactorRange,
     HoverTool,
     LinearAxis,
     Range1d,
+    Slider,
     Span,
+    Toggle,
 )
 from bokeh.plotting import figure
 
@@ -164,17 +171,22 @@ def empty_data() -> dict[str, dict[str, list]]:
         "wa": {"label": [], "mb_s": [], "factor": []},
         "ssd": {"fill_pct": [], "seed004": [], "desnoyers-greedy": []},
         "ssd_now": {"fill_pct": [], "years": [], "model": []},
-        "regimes": {"time_s": [], "y": [], "n": []},
+        "regimes": {"time_s": [], "y": [], "n": [], "at": [], "text": []},
     }
 
 
 def regime_marks(run: Run, table: pl.DataFrame) -> dict[str, list]:
-    """Numbered markers for the regime changes, along the top of the pool figure."""
+    """Numbered markers for the regime changes along the top of the pool figure, and their words.
+
+    `at` is the second the change is reported at (the table's `time_s`), `text` the words.
+    """
     top = float(run.series["buffer_pool_pages_total"].max())
     return {
         "time_s": [float(t) - 0.5 for t in table["time_s"]],
         "y": [top * 1.04] * table.height,
         "n": [str(i + 1) for i in range(table.height)],
+        "at": [int(t) for t in table["time_s"]],
+        "text": table["text"].to_list(),
     }
 
 
@@ -191,12 +203,19 @@ def make_sources(data: Mapping[str, Mapping], suffix: str = "") -> dict[str, Col
 # ------------------------------------------------------------------------------------- figures
 @dataclass
 class Figures:
-    """The built layout and the handles the explorer moves (curtains, now-lines)."""
+    """The built layout and the handles the explorer moves.
+
+    `clock` is the animation's time slider (seconds) and `play` its play / pause toggle; both
+    run in the browser. Setting `clock.value` from Python reveals up to that second.
+    """
 
     layout: object
     curtains: list[BoxAnnotation]
     now_lines: list[Span]
     x_range: Range1d
+    clock: Slider
+    play: Toggle
+    regimes_text: Div
 
 
 def _time_figure(title: str, y_label: str, x_range=None):
@@ -497,20 +516,95 @@ def build(
     _finish(sd, "bottom_left")
 
     grid = gridplot([[pool, fl], [rd, wk], [wa, sd]], toolbar_location=None)
-    return Figures(layout=grid, curtains=curtains, now_lines=now_lines, x_range=x)
+    clock, play, text = _player(curtains, now_lines, cur.get("regimes"))
+    return Figures(
+        layout=column(grid, row(play, clock), text),
+        curtains=curtains,
+        now_lines=now_lines,
+        x_range=x,
+        clock=clock,
+        play=play,
+        regimes_text=text,
+    )
+
+
+FRAME_MS = 60  # one simulated second per 60 ms of animation
+
+_REVEAL_JS = r"""
+const t = clock.value;
+for (const c of curtains) { c.left = t; }
+for (const n of lines) { n.location = t; }
+if (regimes !== null) {
+    const at = regimes.data.at, text = regimes.data.text;
+    const esc = s => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    let items = "";
+    for (let i = 0; i < at.length; i++) {
+        if (at[i] <= t) { items += `<li><b>${i + 1}</b> at ${at[i]} s: ${esc(text[i])}</li>`; }
+    }
+    div.text = `<ol style="margin:0;padding-left:0;list-style:none">${items}</ol>`;
+}
+"""
+
+_PLAY_JS = r"""
+const key = "__flushsim_play_" + clock.id;
+if (play.active) {
+    if (clock.value >= clock.end) { clock.value = clock.start; }
+    if (!window[key]) {
+        window[key] = setInterval(() => {
+            if (clock.value >= clock.end) { play.active = false; return; }
+            clock.value = Math.min(clock.end, clock.value + 1);
+        }, frame_ms);
+    }
+} else if (window[key]) {
+    clearInterval(window[key]);
+    window[key] = null;
+}
+"""
+
+
+def _player(curtains, now_lines, regimes):
+    """The browser-side player: a play / pause toggle, a time slider and the regime list."""
+    clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
+    play = Toggle(label="play / pause", active=False, width=110, name="play")
+    text = Div(text="", width=820, name="regimes_text")
+    args = dict(curtains=curtains, lines=now_lines, clock=clock, regimes=regimes, div=text)
+    clock.js_on_change("value", CustomJS(args=args, code=_REVEAL_JS))
+    # A re-run sends new regimes while the clock may not move: list them again.
+    if regimes is not None:
+        regimes.js_on_change("data", CustomJS(args=args, code=_REVEAL_JS))
+    play.js_on_change(
+        "active", CustomJS(args=dict(play=play, clock=clock, frame_ms=FRAME_MS), code=_PLAY_JS)
+    )
+    return clock, play, text
 
 
 def set_time_axis(figs: Figures, seconds: float) -> None:
-    """Fit the shared time axis to a run of `seconds` seconds."""
+    """Fit the shared time axis and the player's slider to a run of `seconds` seconds."""
     figs.x_range.start, figs.x_range.end = 0, seconds
+    figs.clock.end = max(seconds, 1)
 
 
 def reveal(figs: Figures, t: float) -> None:
-    """Show the curves up to second `t` (the animation's frame)."""
+    """Show the curves up to second `t` (the animation's frame).
+
+    Sets the curtains here too, so that a document rendered from Python state (a standalone
+    file, a fresh view) starts at `t` before any browser callback has run.
+    """
     for c in figs.curtains:
         c.left = t
     for n in figs.now_lines:
         n.location = t
+    figs.clock.value = min(max(t, figs.clock.start), figs.clock.end)
+
+
+def regimes_html(regimes: Mapping[str, list], t: float) -> str:
+    """The regime changes reached by second `t`, as the player lists them in the browser."""
+    items = "".join(
+        f"<li><b>{i + 1}</b> at {at} s: {html.escape(text, quote=False)}</li>"
+        for i, (at, text) in enumerate(zip(regimes["at"], regimes["text"], strict=True))
+        if at <= t
+    )
+    return f'<ol style="margin:0;padding-left:0;list-style:none">{items}</ol>'
 
 
 def standalone(run: Run, setting: SsdSetting | None = None, baseline: Run | None = None):
@@ -522,5 +616,6 @@ def standalone(run: Run, setting: SsdSetting | None = None, baseline: Run | None
         make_sources(run_data(baseline, setting), "_base") if baseline else None,
     )
     set_time_axis(figs, run.series.height)
-    reveal(figs, run.series.height + 1)
+    reveal(figs, run.series.height)
+    figs.regimes_text.text = regimes_html(data["regimes"], run.series.height)
     return figs
