@@ -8,13 +8,18 @@ Stages (bytes/s unless noted), all from the per-second series:
 - `doublewrite_bytes`: `innodb_dblwr_pages_written` x `innodb_page_size`;
 - `redo_bytes`: the LSN's advance (InnoDB's LSN counts redo bytes);
 - `db_bytes`: the three above, what the database hands the drive;
-- `flash_bytes`: `db_bytes` x the drive's FTL write amplification (see `flushsim.ssd`).
+- `flash_bytes`: `db_bytes` x the drive's FTL write amplification (see `flushsim.ssd`);
+- `drive_writes_per_day` (full-drive writes per day, given the drive's capacity): `flash_bytes`
+  x 86,400 s / capacity, the wear rate of that second kept up for a day.
 
 Simplification: undo and binlog writes are not modelled yet (the I/O-path issue adds them);
 redo is counted from the LSN rather than from the device model, which does not write redo.
 """
 
 from __future__ import annotations
+
+import math
+from numbers import Real
 
 import polars as pl
 
@@ -36,19 +41,63 @@ STAGES = (
     ("flash_bytes", "flash writes (FTL)"),
 )
 
+SECONDS_PER_DAY = 86_400
 
-def chain(run: Run, ftl_write_amplification: float = 1.0) -> pl.DataFrame:
-    """Per-second stages of the chain (bytes/s) plus `updates_per_page_flushed`.
+
+def _check_ftl(value) -> None:
+    # bool is an int to Python, but ftl_write_amplification=True is a mistake, not 1.0
+    if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
+        raise ValueError(
+            f"ftl_write_amplification={value!r} is not a number: it must be a finite number >= 1"
+        )
+    if not 1.0 <= value < math.inf:
+        raise ValueError(
+            f"ftl_write_amplification={value!r} is out of range: it must be a finite number >= 1 "
+            "(a drive cannot write less flash than it is sent)"
+        )
+
+
+def _check_capacity(value) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
+        raise ValueError(
+            f"capacity_bytes={value!r} is not a number: it must be a finite number of bytes > 0"
+        )
+    if not 0.0 < value < math.inf:
+        raise ValueError(
+            f"capacity_bytes={value!r} is out of range: it must be a finite number of bytes > 0 "
+            "(the drive's user capacity)"
+        )
+
+
+def chain(
+    run: Run, ftl_write_amplification: float = 1.0, capacity_bytes: float | None = None
+) -> pl.DataFrame:
+    """Per-second stages of the chain (bytes/s), `updates_per_page_flushed` and drive wear.
 
     Args:
         run: a finished simulation.
-        ftl_write_amplification: flash bytes written per byte the host writes (>= 1).
+        ftl_write_amplification: flash bytes written per byte the host writes (finite, >= 1).
+        capacity_bytes: the drive's user capacity in bytes (finite, > 0), e.g.
+            `ssd.drive(name).capacity_bytes` or a `ssd.Drive` you type in; None leaves
+            `drive_writes_per_day` null.
+
+    Returns:
+        One row per simulated second: `time_s`, the stages of `STAGES` in bytes/s (plus
+        `pages_flushed` in pages/s and `dml_updates` in rows/s), `updates_per_page_flushed`
+        (null in a second without flushes) and `drive_writes_per_day`, full-drive writes per
+        day: `flash_bytes` x 86,400 / `capacity_bytes`. With `ftl_write_amplification=1` this
+        is the host-write DWPD that vendors rate. `flushsim.ssd` counts a rating as writes at
+        write amplification 1, so with `ftl_write_amplification` = WA(fill) a drive rated D
+        DWPD for Y years lasts D x Y / (the run's mean of this column) years, which is what
+        `ssd.lifetime_years(mean db_bytes, ...)` gives at that fill.
+
+    Raises:
+        ValueError: ftl_write_amplification or capacity_bytes is not a number or out of range.
     """
-    if not ftl_write_amplification >= 1.0:
-        raise ValueError(
-            f"ftl_write_amplification={ftl_write_amplification!r} must be at least 1 "
-            "(a drive cannot write less flash than it is sent)"
-        )
+    _check_ftl(ftl_write_amplification)
+    _check_capacity(capacity_bytes)
     page = int(run.scenario["innodb_page_size"])
     row = page / int(run.scenario["rows_per_page"])
     s = run.series
@@ -73,6 +122,13 @@ def chain(run: Run, ftl_write_amplification: float = 1.0) -> pl.DataFrame:
             updates_per_page_flushed=pl.when(pl.col("pages_flushed") > 0)
             .then(pl.col("dml_updates") / pl.col("pages_flushed"))
             .otherwise(None),
+        )
+        .with_columns(
+            drive_writes_per_day=(
+                pl.col("flash_bytes") * (SECONDS_PER_DAY / capacity_bytes)
+                if capacity_bytes is not None
+                else pl.lit(None, dtype=pl.Float64)
+            ),
         )
     )
 

@@ -169,20 +169,22 @@ def _result(arr: np.ndarray, *inputs: np.ndarray) -> float | np.ndarray:
 
 
 def _fill(fill, *, strict: bool) -> np.ndarray:
+    """`fill` as an array in [0, 1) (`strict`, seed 004) or [0, 1]; else a ValueError saying why."""
     arr = _array(fill, "fill")
-    if strict:
-        _check_range(
-            arr,
-            "fill",
-            0.0,
-            1.0,
-            hi_open=True,
-            what="fraction of the drive holding data",
-            why="at fill=1 the drive has no free space to absorb writes",
-        )
-    else:
-        _check_range(arr, "fill", 0.0, 1.0, what="fraction of the drive holding data")
-    return arr
+    bad = (arr < 0.0) | ((arr >= 1.0) if strict else (arr > 1.0))
+    if not bad.any():
+        return arr
+    value = float(arr[tuple(np.argwhere(bad)[0])])
+    text = (
+        f"{_first_bad(arr, bad, 'fill')} is out of range: it must be in "
+        f"{'[0, 1)' if strict else '[0, 1]'} (fraction of the drive holding data)"
+    )
+    if value == 1.0:
+        text += "; at fill=1 the drive has no free space to absorb writes"
+    elif 1.0 < value <= 100.0:
+        # the commonest slip: a percentage where a fraction is wanted
+        text += f"; fill is a fraction: {value:g} % full is fill={value / 100:g}"
+    raise ValueError(text)
 
 
 # ---------------------------------------------------------------------------------- Lambert W
@@ -723,15 +725,18 @@ def sustainable_write_rate(
 
 @dataclass(frozen=True)
 class Drive:
-    """One drive of the catalog (`data/ssd_catalog.csv`): capacity, one endurance rating, source.
+    """A drive: a row of the catalog (`data/ssd_catalog.csv`) or one typed in by hand.
+
+    Capacity, exactly one endurance rating and where the figures come from, checked when the
+    Drive is built, e.g. `Drive(name="mine", capacity_bytes=2e12, tbw_bytes=1200e12)`.
 
     Attributes:
-        name: catalog key, lower case (e.g. "intel-dc-p4610-1.6tb").
+        name: catalog key, lower case (e.g. "intel-dc-p4610-1.6tb"), or any non-empty label.
         capacity_bytes: user capacity in bytes (vendor's decimal units).
         cycles: rated full-drive write cycles, or None.
         tbw_bytes: rated total bytes written, or None.
         dwpd: rated drive writes per day over warranty_years, or None.
-        warranty_years: warranty period in years, or None.
+        warranty_years: warranty period in years, or None; part of the rating only with dwpd.
         price_usd: price in US dollars where the source gives one, or None.
         source: where the figures come from (article or datasheet, with URL).
         model: the vendor's product name.
@@ -750,6 +755,69 @@ class Drive:
     model: str = ""
     kind: str = ""
     note: str = ""
+
+    def __post_init__(self) -> None:
+        """Check a drive typed in by hand as the catalog's rows are checked.
+
+        Raises:
+            ValueError: an empty name; capacity_bytes not a finite number > 0; not exactly one
+                rating (cycles, tbw_bytes, or dwpd with warranty_years), or one that is not a
+                finite number > 0 or is less than one full-drive write; price_usd < 0. The
+                message starts with the drive's name and names the parameter and its range.
+        """
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"name={self.name!r} must be a non-empty string (the drive's label)")
+        try:
+            self._check()
+        except ValueError as exc:
+            raise ValueError(f"drive {self.name!r}: {exc}") from None
+
+    def _check(self) -> None:
+        units = {
+            "capacity_bytes": "bytes",
+            "cycles": "full-drive writes",
+            "tbw_bytes": "bytes",
+            "dwpd": "drive writes per day",
+            "warranty_years": "years",
+            "price_usd": "US dollars",
+        }
+        if self.capacity_bytes is None:
+            raise ValueError("capacity_bytes is missing: give the user capacity in bytes (> 0)")
+        for field_name, what in units.items():
+            value = getattr(self, field_name)
+            if value is None:
+                continue
+            # one finite number per field: a Drive is one drive, not an array of them
+            if isinstance(value, bool) or np.ndim(value) != 0:
+                raise ValueError(f"{field_name}={value!r} must be one number ({what})")
+            if not np.isfinite(_array(value, field_name)):
+                raise ValueError(
+                    f"{field_name}={float(value)!r} is out of range: it must be finite ({what})"
+                )
+        # a warranty period may accompany any rating; it is part of the rating only with DWPD
+        warranty = self.warranty_years if self.dwpd is not None else None
+        endurance = endurance_bytes(
+            self.capacity_bytes, self.cycles, self.tbw_bytes, self.dwpd, warranty
+        )
+        if self.warranty_years is not None:
+            years = _array(self.warranty_years, "warranty_years")
+            _check_range(years, "warranty_years", 0.0, None, lo_open=True, what="years")
+        if self.price_usd is not None:
+            price = _array(self.price_usd, "price_usd")
+            _check_range(price, "price_usd", 0.0, None, what="US dollars")
+        if endurance < self.capacity_bytes:
+            # no drive is rated below one full write: the usual cause is a unit slip
+            if self.cycles is not None:
+                hint = f"cycles={self.cycles!r} must be >= 1"
+            elif self.tbw_bytes is not None:
+                hint = (
+                    f"tbw_bytes={self.tbw_bytes!r} must be >= capacity_bytes="
+                    f"{self.capacity_bytes!r}; give bytes (1,200 TBW is 1200 * 10**12)"
+                )
+            else:
+                writes = endurance / self.capacity_bytes
+                hint = f"dwpd x 365 x warranty_years = {writes:g} must be >= 1"
+            raise ValueError(f"the rating is less than one full-drive write: {hint}")
 
     @property
     def rating(self) -> dict:
@@ -802,7 +870,7 @@ def _catalog() -> pl.DataFrame:
         raise ValueError(f"{CATALOG_PATH}: columns {header} differ from {list(_CATALOG_SCHEMA)}")
     df = pl.read_csv(CATALOG_PATH, schema=_CATALOG_SCHEMA)
     for row in df.iter_rows(named=True):
-        Drive(**row).endurance_bytes  # noqa: B018 - validates exactly one rating per row
+        Drive(**row)  # Drive.__post_init__ checks capacity and the one rating of each row
     return df
 
 

@@ -8,6 +8,7 @@ checked, each with its own stated tolerance.
 """
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -472,3 +473,124 @@ def test_drive_rating_forms():
     )
     d = ssd.Drive("x", capacity_bytes=TB, dwpd=3, warranty_years=5, source="test")
     assert d.sustainable_write_rate(5) == pytest.approx(3 * TB / 86400)
+
+
+# ------------------------------------------------------------------------- a drive typed in
+
+
+def test_a_drive_typed_in_by_hand_works_like_a_catalog_drive():
+    # ssd-models.md C.1's example drive, typed in three ways: 3.84 TB x 1 DWPD x 5 y = 7,008 TBW
+    by_tbw = ssd.Drive(name="my drive", capacity_bytes=3.84 * TB, tbw_bytes=7008 * TB)
+    by_dwpd = ssd.Drive(name="my drive", capacity_bytes=3.84 * TB, dwpd=1, warranty_years=5)
+    by_cycles = ssd.Drive(name="my drive", capacity_bytes=3.84 * TB, cycles=1825)
+    for d in (by_tbw, by_dwpd, by_cycles):
+        assert d.endurance_bytes == pytest.approx(7008 * TB, rel=1e-12)
+        years = d.lifetime_years(70e6, fill=0.5, model="desnoyers-greedy")
+        want = ssd.lifetime_years(
+            70e6, 3.84 * TB, tbw_bytes=7008 * TB, fill=0.5, model="desnoyers-greedy"
+        )
+        assert years == pytest.approx(want, rel=1e-12)
+    # a warranty period may sit beside a TBW rating (as on datasheets) without being used
+    with_warranty = ssd.Drive("w", capacity_bytes=3.84 * TB, tbw_bytes=7008 * TB, warranty_years=5)
+    assert with_warranty.endurance_bytes == by_tbw.endurance_bytes
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"capacity_bytes": 0, "cycles": 10}, r"capacity_bytes=0\.0 is out of range: .* > 0"),
+        (
+            {"capacity_bytes": -TB, "cycles": 10},
+            r"capacity_bytes=-1000000000000\.0 is out of range",
+        ),
+        ({"capacity_bytes": math.inf, "cycles": 10}, r"capacity_bytes=inf .* must be finite"),
+        ({"capacity_bytes": math.nan, "cycles": 10}, "capacity_bytes is NaN"),
+        ({"capacity_bytes": "2TB", "cycles": 10}, "capacity_bytes='2TB' is not a number"),
+        ({"capacity_bytes": None, "cycles": 10}, "capacity_bytes is missing"),
+        ({"capacity_bytes": [TB, 2 * TB], "cycles": 10}, "capacity_bytes=.* must be one number"),
+        ({"capacity_bytes": TB}, r"exactly one endurance rating: .*\(got none\)"),
+        (
+            {"capacity_bytes": TB, "tbw_bytes": PB, "dwpd": 1, "warranty_years": 5},
+            r"exactly one endurance rating.*\(got tbw_bytes, dwpd\)",
+        ),
+        ({"capacity_bytes": TB, "dwpd": 1}, "warranty_years goes with dwpd"),
+        ({"capacity_bytes": TB, "cycles": -5}, r"cycles=-5\.0 is out of range: it must be > 0"),
+        ({"capacity_bytes": TB, "cycles": 0.5}, r"less than one full-drive write: cycles=0\.5"),
+        # the likeliest slip: TBW typed in terabytes instead of bytes
+        ({"capacity_bytes": TB, "tbw_bytes": 600}, r"tbw_bytes=600 must be >= capacity_bytes"),
+        (
+            {"capacity_bytes": TB, "dwpd": 0.0001, "warranty_years": 5},
+            r"dwpd x 365 x warranty_years = 0\.1825 must be >= 1",
+        ),
+        (
+            {"capacity_bytes": TB, "cycles": 10, "warranty_years": 0},
+            r"warranty_years=0\.0 is out of range: it must be > 0",
+        ),
+        (
+            {"capacity_bytes": TB, "cycles": 10, "price_usd": -1},
+            r"price_usd=-1\.0 is out of range: it must be >= 0",
+        ),
+    ],
+)
+def test_a_drive_typed_in_with_bad_figures_is_refused_when_built(kwargs, match):
+    # the message starts with the drive's name, then names the parameter and its range
+    _raises_value_error_without_warnings(f"^drive 'mine': .*{match}", ssd.Drive, "mine", **kwargs)
+
+
+@pytest.mark.parametrize("name", ["", "   ", None])
+def test_a_drive_needs_a_name(name):
+    _raises_value_error_without_warnings(
+        "name=.* must be a non-empty string", ssd.Drive, name, capacity_bytes=TB, cycles=10
+    )
+
+
+def test_a_typed_in_drive_from_empty_to_full():
+    d = ssd.Drive(name="mine", capacity_bytes=2 * TB, tbw_bytes=1200 * TB)
+    fills = np.array([0.0, 0.5, 0.9, 0.999])
+    assert np.all(np.isfinite(d.lifetime_years(70e6, fill=fills)))
+    # 100 % full: seed 004's model has no free space to absorb writes, and says so
+    _raises_value_error_without_warnings(
+        r"^fill=1\.0 is out of range: it must be in \[0, 1\) .* no free space to absorb writes",
+        d.lifetime_years,
+        70e6,
+        fill=1.0,
+    )
+    # the FTL models keep factory over-provisioning as spare flash: a finite, shorter life
+    for model in ("desnoyers-lru", "desnoyers-greedy"):
+        full = d.lifetime_years(70e6, fill=1.0, model=model, over_provisioning=0.07)
+        assert 0 < full < d.lifetime_years(70e6, fill=0.9, model=model, over_provisioning=0.07)
+        # ... and with none, there is no spare flash left either
+        _raises_value_error_without_warnings(
+            r"fill=1\.0 with over_provisioning=0\.0: the drive has no free space",
+            d.lifetime_years,
+            70e6,
+            fill=1.0,
+            model=model,
+            over_provisioning=0.0,
+        )
+
+
+@pytest.mark.parametrize(
+    ("fill", "tail"),
+    [
+        (75, r"; fill is a fraction: 75 % full is fill=0\.75$"),
+        (100, r"; fill is a fraction: 100 % full is fill=1$"),
+        (150, "$"),
+        (-0.1, "$"),
+    ],
+)
+def test_fill_out_of_range_names_the_range_and_hints_at_percentages(fill, tail):
+    d = ssd.Drive(name="mine", capacity_bytes=2 * TB, tbw_bytes=1200 * TB)
+    what = r" \(fraction of the drive holding data\)"
+    head = rf"^fill={re.escape(repr(float(fill)))} is out of range: it must be in "
+    # seed 004's model takes [0, 1), the FTL models [0, 1]
+    _raises_value_error_without_warnings(
+        head + r"\[0, 1\)" + what + tail, d.lifetime_years, 70e6, fill=fill
+    )
+    _raises_value_error_without_warnings(
+        head + r"\[0, 1\]" + what + tail,
+        d.lifetime_years,
+        70e6,
+        fill=fill,
+        model="desnoyers-greedy",
+    )
