@@ -1,0 +1,274 @@
+"""flushsim.reproductions: the article-vs-flushsim tables the lesson notebooks show.
+
+The tables must say ok for the current model, and must stop saying it when a run is wrong: a run
+with another knob, or a run whose series was tampered with. `ok` must follow from the numbers
+and the rule, never be stored.
+"""
+
+import dataclasses
+import math
+
+import polars as pl
+import pytest
+
+import flushsim as fs
+from flushsim import reproductions as rp
+from flushsim.ssd import KiB, MiB
+
+COLUMNS = ["quantity", "article", "flushsim", "tolerance", "ok"]
+
+
+@pytest.fixture(scope="module")
+def seed001():
+    return fs.simulate(fs.presets.get("seed001-lru-burst"))
+
+
+@pytest.fixture(scope="module")
+def seed004():
+    return fs.simulate(fs.presets.get("seed004-idle-flush"))
+
+
+def _tampered(run, time_s, column, factor):
+    """The run with one cell of its series multiplied by `factor`."""
+    series = run.series.with_columns(
+        pl.when(pl.col("time_s") == time_s)
+        .then((pl.col(column) * factor).cast(pl.Int64))
+        .otherwise(pl.col(column))
+        .alias(column)
+    )
+    return dataclasses.replace(run, series=series)
+
+
+def _row(table, starts_with):
+    rows = table.filter(pl.col("quantity").str.starts_with(starts_with))
+    assert rows.height == 1, (starts_with, table["quantity"].to_list())
+    return rows.row(0, named=True)
+
+
+# ---------------------------------------------------------------------------------- the rules
+
+
+@pytest.mark.parametrize(
+    ("rule", "article", "value", "ok"),
+    [
+        (rp.relative(0.25), 1178, 1178 * 1.25, True),  # the edge is inside
+        (rp.relative(0.25), 1178, 1178 * 0.75, True),
+        (rp.relative(0.25), 1178, 1178 * 1.26, False),
+        (rp.relative(0.25), 1178, 1178 * 0.74, False),
+        (rp.relative(0.05), 300, 304, True),
+        (rp.relative(0.05), 300, 316, False),
+        (rp.exact(), 200, 200, True),
+        (rp.exact(), 200, 199, False),
+        (rp.at_least(4915.2), 5685, 4916, True),
+        (rp.at_least(4915.2), 5685, 4915, False),
+        (rp.at_most(81), 64, 81, True),
+        (rp.at_most(81), 64, 82, False),
+        (rp.below(1.5), 1.5, 1.4999, True),
+        (rp.below(1.5), 1.5, 1.5, False),
+        (rp.exact(), 0, math.nan, False),
+        (rp.relative(0.25), 100, math.nan, False),
+    ],
+)
+def test_rules(rule, article, value, ok):
+    assert rule.ok(article, value) is ok
+
+
+def test_rule_texts():
+    assert rp.relative(0.25).text == "±25 %"
+    assert rp.exact().text == "exact"
+    assert rp.at_least(4915.2, "60 % of the pool").text == "≥ 4,915 (60 % of the pool)"
+    assert rp.at_most(81).text == "≤ 81"
+    assert rp.below(1.5).text == "< 1.5"
+
+
+def test_unknown_rule_kind_is_an_error():
+    with pytest.raises(ValueError, match="not known"):
+        rp.Tolerance("?", "roughly").ok(1, 1)
+
+
+def test_comparison_table_computes_ok_from_the_numbers():
+    table = rp.comparison_table(
+        [
+            ("a", 100, 110, rp.relative(0.1)),
+            ("b", 100, 111, rp.relative(0.1)),
+            ("c", 0, 0, rp.exact()),
+        ]
+    )
+    assert table.columns == COLUMNS
+    assert table.schema == pl.Schema(rp.SCHEMA)
+    assert table["ok"].to_list() == [True, False, True]
+    assert table["tolerance"].to_list() == ["±10 %", "±10 %", "exact"]
+
+
+# ------------------------------------------------------------------------------------ seed 001
+
+
+def test_seed001_table_is_ok_for_the_current_model(seed001):
+    table = rp.seed001_table(seed001)
+    assert table.columns == COLUMNS
+    assert table.height == 12
+    assert table["ok"].all(), table.filter(~pl.col("ok"))
+
+
+def test_seed001_table_holds_the_article_numbers(seed001):
+    table = rp.seed001_table(seed001)
+    got = dict(zip(table["quantity"].str.slice(0, 25), table["article"], strict=True))
+    assert got["pool size, buffer_pool_pa"] == 8192
+    assert got["LRU batch in the first se"] == 1178
+    assert got["flush-list batch in the f"] == 122
+    assert got["writes in the first secon"] == 1300
+    assert got["LRU batch / innodb_io_cap"] == pytest.approx(1178 / 400)
+    assert got["background flushing after"] == 200
+
+
+def test_seed001_ok_column_follows_numbers_and_tolerances(seed001):
+    table = rp.seed001_table(seed001)
+    lru = _row(table, "LRU batch in the first second")
+    assert lru["tolerance"] == "±25 %"
+    assert lru["ok"] is (abs(lru["flushsim"] - 1178) <= 0.25 * 1178)
+    ratio = _row(table, "LRU batch / innodb_io_capacity_max")
+    assert ratio["flushsim"] == lru["flushsim"] / 400
+    dirty = _row(table, "dirty pages before")
+    assert dirty["ok"] is (dirty["flushsim"] >= 0.6 * 8192)
+    burst = rp.seed001_burst(seed001)
+    assert burst["lru_flushed"] == lru["flushsim"]
+    assert burst["lru_scanned"] == burst["lru_flushed"] + burst["lru_evicted"] == 2048
+
+
+def test_seed001_a_doubled_lru_batch_is_not_ok(seed001):
+    wrong = _tampered(seed001, 41, "buffer_LRU_batch_flush_total_pages", 2)
+    table = rp.seed001_table(wrong)
+    assert not _row(table, "LRU batch in the first second")["ok"]
+    assert not _row(table, "LRU pages scanned")["ok"]
+    # the other rows do not depend on that cell
+    assert _row(table, "flush-list batch")["ok"]
+    assert _row(table, "background flushing after the burst, lowest")["ok"]
+
+
+def test_seed001_another_scan_depth_is_not_ok(seed001):
+    # innodb_lru_scan_depth sizes the batch: 1024 scans half as far and writes far fewer pages
+    wrong = fs.simulate(seed001.scenario.replace(innodb_lru_scan_depth=1024))
+    table = rp.seed001_table(wrong)
+    assert not table["ok"].all()
+    assert not _row(table, "LRU batch in the first second")["ok"]
+    assert not _row(table, "LRU pages scanned")["ok"]
+
+
+def test_seed001_io_capacity_does_not_change_the_lru_batch(seed001):
+    faster = fs.simulate(
+        seed001.scenario.replace(innodb_io_capacity=2000, innodb_io_capacity_max=4000)
+    )
+    assert rp.seed001_burst(faster)["lru_flushed"] == rp.seed001_burst(seed001)["lru_flushed"]
+    # ... but the background rate after the burst follows it, so the table says not ok there
+    table = rp.seed001_table(faster)
+    assert not _row(table, "background flushing after the burst, highest")["ok"]
+
+
+def test_seed001_needs_the_experiment():
+    with pytest.raises(ValueError, match="not seed 001's experiment"):
+        rp.seed001_table(fs.simulate(fs.presets.get("default"), seconds=5))
+
+
+def test_seed001_needs_the_seconds_after_the_burst(seed001):
+    short = dataclasses.replace(seed001, series=seed001.series.filter(pl.col("time_s") <= 41))
+    with pytest.raises(ValueError, match="time_s=42"):
+        rp.seed001_table(short)
+
+
+# ------------------------------------------------------------------------------- seed 004 idle
+
+
+def test_seed004_idle_table_is_ok_for_the_current_model(seed004):
+    table = rp.seed004_idle_table(seed004)
+    assert table.columns == COLUMNS
+    assert table["article"].to_list() == [45_000, 300, 200, 100, 0]
+    assert table["ok"].all(), table.filter(~pl.col("ok"))
+
+
+def test_seed004_idle_rates_follow_the_timeline(seed004):
+    rates = rp.seed004_idle_rates(seed004)
+    assert rates["innodb_io_capacity"].to_list() == [300, 200, 100]
+    assert rates[["from_s", "to_s"]].rows() == [(12, 40), (42, 70), (72, 100)]
+    # ceil(n / 8 instances) pages per instance: pc_request spreads the request evenly
+    assert rates["background_pages_per_s"].to_list() == [304, 200, 104]
+    assert rates["other_pages"].sum() == 0
+    assert rates["tps_max"].max() == 0
+
+
+def test_seed004_half_the_idle_rate_is_not_ok(seed004):
+    wrong = fs.simulate(seed004.scenario.replace(innodb_idle_flush_pct=50))
+    table = rp.seed004_idle_table(wrong)
+    rates = table.filter(pl.col("quantity").str.starts_with("idle flushing"))
+    assert not rates["ok"].any()
+    assert rates["flushsim"].to_list() == [152, 104, 56]
+
+
+def test_seed004_idle_ok_column_follows_numbers_and_tolerances(seed004):
+    table = rp.seed004_idle_table(seed004)
+    for row in table.filter(pl.col("tolerance") == "±5 %").iter_rows(named=True):
+        assert row["ok"] is (abs(row["flushsim"] - row["article"]) <= 0.05 * row["article"])
+
+
+def test_seed004_needs_an_idle_server():
+    busy = fs.simulate(fs.presets.get("default"), seconds=5)
+    with pytest.raises(ValueError, match="never stops its workload"):
+        rp.seed004_idle_table(busy)
+
+
+def test_seed004_needs_three_idle_stretches(seed004):
+    one = seed004.scenario.replace(
+        timeline=tuple(e for e in seed004.scenario.timeline if e.action == "stop_workload"),
+        seconds=20,
+    )
+    with pytest.raises(ValueError, match="3 idle stretches"):
+        rp.seed004_idle_table(fs.simulate(one))
+
+
+# -------------------------------------------------------------------------- seed 004 SSD wear
+
+
+def test_seed004_arithmetic_table():
+    table = rp.seed004_arithmetic_table()
+    assert table.columns == COLUMNS
+    assert table["ok"].all(), table.filter(~pl.col("ok"))
+    got = table["flushsim"].to_list()
+    assert got[0] == pytest.approx(12.25, rel=1e-12)  # 1.6 TiB x 7,840 in PiB
+    assert got[1] == pytest.approx(12.25 * 1024**3 / (5 * 365 * 24 * 3600), rel=1e-12)
+    assert got[2] == pytest.approx(got[1] / 4, rel=1e-12)  # 75 % full: a quarter
+    assert got[3] == pytest.approx(2000 * 36 * KiB / MiB, rel=1e-12)  # 70.3 MiB/s
+    assert 1.45 < got[4] < 1.5
+    assert 1.3 < got[5] < got[4]  # the decimal drive is smaller than 1.6 TiB
+
+
+def test_seed004_fill_models():
+    fm = rp.seed004_fill_models()
+    assert fm["fill_pct"].to_list()[0] == 0 and fm["fill_pct"].to_list()[-1] == pytest.approx(95)
+    assert fm.height == 20
+    fill = fm["fill_pct"] / 100
+    assert (fm["wa_seed004"] - 1 / (1 - fill)).abs().max() < 1e-12
+    for col in fm.columns[1:]:
+        diffs = fm[col].diff().drop_nulls()
+        if col.startswith("wa_"):
+            assert (diffs >= -1e-12).all(), col
+            assert fm[col].min() >= 1.0, col
+        else:
+            assert (diffs <= 1e-12).all(), col
+    # the FTL model with over-provisioning wears a full drive more slowly than seed 004's
+    assert (fm["wa_desnoyers_op7"] <= fm["wa_seed004"] + 1e-12).all()
+    assert (fm["wa_desnoyers_op28"] <= fm["wa_desnoyers_op7"] + 1e-12).all()
+    # all models agree on an empty drive
+    first = fm.row(0, named=True)
+    assert first["years_seed004"] == first["years_desnoyers_op7"] == first["years_desnoyers_op28"]
+
+
+def test_seed004_fill_models_at_the_article_point():
+    fm = rp.seed004_fill_models(fills=[0.75], over_provisioning=(0.07,))
+    assert fm.columns == [
+        "fill_pct",
+        "wa_seed004",
+        "years_seed004",
+        "wa_desnoyers_op7",
+        "years_desnoyers_op7",
+    ]
+    assert fm["wa_seed004"][0] == pytest.approx(4.0)
+    assert fm["years_seed004"][0] < 1.5
