@@ -5,7 +5,8 @@ on the first simulate().
 """
 
 from . import params, presets
+from .compare import compare
 from .run import Run, simulate
 from .scenario import Event, Scenario
 
-__all__ = ["Event", "Run", "Scenario", "params", "presets", "simulate"]
+__all__ = ["Event", "Run", "Scenario", "compare", "params", "presets", "simulate"]

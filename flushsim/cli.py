@@ -37,6 +37,11 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--seconds", type=int, help="simulated seconds")
         cmd.add_argument("--seed", type=int, help="random seed")
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
+    run.add_argument(
+        "--engine",
+        choices=params.ENGINES,
+        help="run the preset on this engine instead of its own (knobs the engine lacks are errors)",
+    )
     report.add_argument("--html", required=True, help="the report file (FILE.html)")
     report.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the wear figures")
     report.add_argument(
@@ -66,6 +71,8 @@ def _scenario(args: argparse.Namespace):
         changes["seconds"] = args.seconds
     if args.seed is not None:
         changes["seed"] = args.seed
+    if getattr(args, "engine", None) is not None:
+        changes["engine"] = args.engine
     return scenario.replace(**changes) if changes else scenario
 
 

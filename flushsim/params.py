@@ -15,10 +15,13 @@ import difflib
 import math
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 MYSQL80 = "mysql-8.0"
-ENGINES = (MYSQL80,)
+MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
+MARIADB1011 = "mariadb-10.11"  # 10.11.8 and later (10.6.18+): only the page cleaner flushes the LRU
+ENGINES = (MYSQL80, MARIADB106, MARIADB1011)
+MARIADB = (MARIADB106, MARIADB1011)
 
 KiB = 1024
 MiB = 1024 * KiB
@@ -53,6 +56,10 @@ class Param:
         engines: engines that have this knob.
         dynamic: whether a scenario timeline may change it while the simulation runs.
         source: where the default and range come from.
+        variants: per-engine changes of default, min, max, unit, doc, choices, source or
+            default_doc, as (engine, {field: value}) pairs; `for_engine` applies them.
+        ignored: for an engine that accepts the knob but ignores it, the warning text
+            (the value is then pinned to the default).
     """
 
     name: str
@@ -68,6 +75,15 @@ class Param:
     dynamic: bool = True
     source: str = ""
     default_doc: str = field(default="", compare=False)
+    variants: tuple[tuple[str, Mapping[str, object]], ...] = field(default=(), compare=False)
+    ignored: str = field(default="", compare=False)
+
+    def for_engine(self, engine: str) -> Param:
+        """This knob as `engine` has it (its default, range and doc on that engine)."""
+        for eng, changes in self.variants:
+            if eng == engine:
+                return replace(self, variants=(), **changes)
+        return replace(self, variants=()) if self.variants else self
 
     def range_text(self) -> str:
         """Human text of the valid values, used in every error message."""
@@ -103,6 +119,23 @@ def _default_page_cleaners(v: Mapping[str, object]) -> int:
 
 
 _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
+_KB = "MariaDB KB, InnoDB System Variables (10.6/10.11); innodb-flushing.md section 1.2"
+_ONLY_MYSQL = (MYSQL80,)
+
+
+def _maria(**changes: object) -> tuple[tuple[str, Mapping[str, object]], ...]:
+    """The same per-engine changes for both MariaDB engines."""
+    changes.setdefault("source", _KB)
+    return tuple((e, dict(changes)) for e in MARIADB)
+
+
+def _removed(name: str, what: str) -> str:
+    return (
+        f"{name} has no effect on MariaDB ({what}; deprecated and ignored since 10.5.1, the "
+        "option is gone from 10.6.0, so a real 10.6/10.11 server refuses it unless it is "
+        f"written loose-{name}): flushsim ignores it"
+    )
+
 
 PARAMS: tuple[Param, ...] = (
     # ---------------------------------------------------------------- buffer pool
@@ -115,6 +148,7 @@ PARAMS: tuple[Param, ...] = (
         "Size of the buffer pool.",
         dynamic=False,
         source=_MAN,
+        variants=_maria(max=2**63 - 1),
     ),
     Param(
         "innodb_buffer_pool_instances",
@@ -126,6 +160,12 @@ PARAMS: tuple[Param, ...] = (
         dynamic=False,
         source=_MAN,
         default_doc="8, or 1 if the pool is smaller than 1 GiB",
+        variants=_maria(
+            default=1,
+            default_doc="1 (MariaDB has one buffer pool)",
+            doc="Ignored: MariaDB 10.5+ has a single buffer pool.",
+            ignored=_removed("innodb_buffer_pool_instances", "one buffer pool"),
+        ),
     ),
     Param(
         "innodb_page_size",
@@ -169,6 +209,12 @@ PARAMS: tuple[Param, ...] = (
         dynamic=False,
         source=_MAN,
         default_doc="4 (capped at innodb_buffer_pool_instances)",
+        variants=_maria(
+            default=1,
+            default_doc="1 (MariaDB has one page cleaner thread)",
+            doc="Ignored: MariaDB 10.5+ has a single page cleaner thread.",
+            ignored=_removed("innodb_page_cleaners", "one page cleaner thread"),
+        ),
     ),
     Param(
         "innodb_io_capacity",
@@ -178,6 +224,11 @@ PARAMS: tuple[Param, ...] = (
         "pages/s",
         "Budget of background flush-list flushing; idle flushing runs at this rate.",
         source=_MAN,
+        variants=_maria(
+            max=U32_MAX,
+            doc="Budget of adaptive, idle and background flushing; LRU and furious flushing "
+            "ignore it.",
+        ),
     ),
     Param(
         "innodb_io_capacity_max",
@@ -188,6 +239,11 @@ PARAMS: tuple[Param, ...] = (
         "Cap on adaptive flushing. LRU flushing ignores it.",
         source=_MAN,
         default_doc="2 x innodb_io_capacity, at least 2000",
+        variants=_maria(
+            max=U32_MAX,
+            doc="Cap on adaptive flushing; batch size of async-target, furious and page-cleaner "
+            "LRU flushing.",
+        ),
     ),
     Param(
         "innodb_lru_scan_depth",
@@ -197,6 +253,22 @@ PARAMS: tuple[Param, ...] = (
         "pages",
         "Per instance and page-cleaner round: LRU batch size and free-list target.",
         source=_MAN,
+        variants=_maria(
+            default=1536,
+            doc="Free-list target: the page cleaner evicts from the LRU tail until this many "
+            "pages are free.",
+        ),
+    ),
+    Param(
+        "innodb_lru_flush_size",
+        32,
+        1,
+        U64_MAX,
+        "pages",
+        "10.6.0-10.11.7: pages a user thread without a free page flushes from the LRU tail in "
+        "one batch. No effect from 10.6.18/10.11.8 on.",
+        engines=MARIADB,
+        source=_KB + "; default 0 and deprecated from 10.11.10 (flushsim keeps 32)",
     ),
     Param(
         "innodb_max_dirty_pages_pct",
@@ -217,6 +289,11 @@ PARAMS: tuple[Param, ...] = (
         "Dirty-page share where adaptive preflushing starts (0 disables it).",
         kind="float",
         source=_MAN,
+        variants=_maria(
+            default=0.0,
+            doc="Dirty-page share where preflushing starts; 0 means innodb_max_dirty_pages_pct "
+            "and disables idle flushing.",
+        ),
     ),
     Param(
         "innodb_adaptive_flushing",
@@ -236,6 +313,7 @@ PARAMS: tuple[Param, ...] = (
         "% of redo capacity",
         "Checkpoint age (share of redo capacity) below which redo age adds no flushing.",
         source=_MAN,
+        variants=_maria(unit="% of redo log capacity"),
     ),
     Param(
         "innodb_flushing_avg_loops",
@@ -253,6 +331,7 @@ PARAMS: tuple[Param, ...] = (
         100,
         "% of innodb_io_capacity",
         "Flush rate while the server is idle.",
+        engines=_ONLY_MYSQL,
         source=_MAN,
     ),
     Param(
@@ -273,6 +352,7 @@ PARAMS: tuple[Param, ...] = (
         "",
         "Debug builds only: pause the page cleaner (seed 001's trick).",
         kind="bool",
+        engines=_ONLY_MYSQL,
         source=_MAN,
     ),
     # ---------------------------------------------------------------- doublewrite and redo
@@ -287,6 +367,10 @@ PARAMS: tuple[Param, ...] = (
         choices=("ON", "OFF", "DETECT_AND_RECOVER", "DETECT_ONLY"),
         dynamic=False,
         source=_MAN,
+        variants=_maria(
+            choices=("ON", "OFF"),
+            doc="Torn-page protection: pages go through the 128-page doublewrite area first.",
+        ),
     ),
     Param(
         "innodb_doublewrite_pages",
@@ -296,6 +380,7 @@ PARAMS: tuple[Param, ...] = (
         "pages",
         "Pages per doublewrite batch write (default = innodb_write_io_threads).",
         dynamic=False,
+        engines=_ONLY_MYSQL,
         source=_MAN,
     ),
     Param(
@@ -306,6 +391,7 @@ PARAMS: tuple[Param, ...] = (
         "bytes",
         "Redo log capacity (8.0.30+).",
         dynamic=False,
+        engines=_ONLY_MYSQL,
         source=_MAN,
     ),
     Param(
@@ -317,6 +403,10 @@ PARAMS: tuple[Param, ...] = (
         "Pre-8.0.30 redo file size; used only when innodb_redo_log_capacity is not set.",
         dynamic=False,
         source=_MAN,
+        variants=_maria(
+            default=96 * MiB,
+            doc="Size of the single redo log file ib_logfile0; sets the checkpoint-age limits.",
+        ),
     ),
     Param(
         "innodb_log_files_in_group",
@@ -326,6 +416,7 @@ PARAMS: tuple[Param, ...] = (
         "files",
         "Pre-8.0.30 number of redo files; used with innodb_log_file_size.",
         dynamic=False,
+        engines=_ONLY_MYSQL,
         source=_MAN,
     ),
     Param(
@@ -335,6 +426,7 @@ PARAMS: tuple[Param, ...] = (
         1000,
         "threads",
         "Enters the redo free-check margin.",
+        engines=_ONLY_MYSQL,
         source=_MAN,
     ),
     # ---------------------------------------------------------------- workload
@@ -520,12 +612,27 @@ PARAMS: tuple[Param, ...] = (
 BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}
 
 
-def get(name: str) -> Param:
-    """The Param called `name`, or a ValueError with a did-you-mean suggestion."""
+def get(name: str, engine: str | None = None) -> Param:
+    """The Param called `name` (as `engine` has it, if given), or a ValueError.
+
+    Unknown names get a did-you-mean suggestion; a knob `engine` lacks names the engine.
+    """
     try:
-        return BY_NAME[name]
+        p = BY_NAME[name]
     except KeyError:
         raise ValueError(unknown_message(name)) from None
+    if engine is None:
+        return p
+    check_engine(engine)
+    if engine not in p.engines:
+        raise ValueError(missing_message(name, engine))
+    return p.for_engine(engine)
+
+
+def missing_message(name: str, engine: str) -> str:
+    """Error text for a knob that exists, but not on `engine`."""
+    has = ", ".join(BY_NAME[name].engines)
+    return f"{name} is not a {engine} setting (it exists on {has})"
 
 
 def unknown_message(name: str) -> str:
@@ -541,7 +648,7 @@ def unknown_message(name: str) -> str:
 def for_engine(engine: str) -> tuple[Param, ...]:
     """The knobs that `engine` has, in spec order."""
     check_engine(engine)
-    return tuple(p for p in PARAMS if engine in p.engines)
+    return tuple(p.for_engine(engine) for p in PARAMS if engine in p.engines)
 
 
 def check_engine(engine: str) -> None:
@@ -644,12 +751,16 @@ def validate(engine: str, values: Mapping[str, object]) -> dict[str, object]:
     for name in values:
         if name not in mine:
             if name in BY_NAME:
-                raise ValueError(f"{name} is not a {engine} setting")
+                raise ValueError(missing_message(name, engine))
             raise ValueError(unknown_message(name))
     out: dict[str, object] = {}
     derived: list[Param] = []
     for p in mine.values():
-        if p.name in values:
+        if p.name in values and p.ignored:
+            check_value(p, values[p.name])  # a bad value is still an error
+            _warn(p.ignored)
+            out[p.name] = p.default
+        elif p.name in values:
             out[p.name] = check_value(p, values[p.name])
         elif isinstance(p.default, Callable):
             derived.append(p)
@@ -657,15 +768,17 @@ def validate(engine: str, values: Mapping[str, object]) -> dict[str, object]:
             out[p.name] = p.default
     for p in derived:
         out[p.name] = check_value(p, p.default(out))
-    _apply_startup_rules(out, set(values))
+    _apply_startup_rules(engine, out, set(values))
     return out
 
 
-def _apply_startup_rules(v: dict[str, object], given: set[str]) -> None:
+def _apply_startup_rules(engine: str, v: dict[str, object], given: set[str]) -> None:
     # innodb_redo_log_capacity unset but the 8.0.30-deprecated pair given: 8.0.30 uses
     # innodb_log_file_size * innodb_log_files_in_group as the capacity.
-    if "innodb_redo_log_capacity" not in given and (
-        "innodb_log_file_size" in given or "innodb_log_files_in_group" in given
+    if (
+        engine == MYSQL80
+        and "innodb_redo_log_capacity" not in given
+        and ("innodb_log_file_size" in given or "innodb_log_files_in_group" in given)
     ):
         cap = int(v["innodb_log_file_size"]) * int(v["innodb_log_files_in_group"])
         v["innodb_redo_log_capacity"] = min(max(cap, 8 * MiB), 128 * GiB)
@@ -728,9 +841,9 @@ def runtime_set(
     Raises:
         ValueError: unknown knob, a knob the engine lacks, a static knob, or a bad value.
     """
-    p = get(name)
-    if engine not in p.engines:
-        raise ValueError(f"{name} is not a {engine} setting")
+    p = get(name, engine)
+    if p.ignored:
+        raise ValueError(p.ignored)
     if not p.dynamic:
         raise ValueError(f"{name} cannot be changed while the server runs (it is not dynamic)")
     value = check_value(p, value)

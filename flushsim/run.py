@@ -4,6 +4,15 @@ Column names are InnoDB's own metric names (INNODB_METRICS / SHOW GLOBAL STATUS)
 recording from a real server lines up column for column; quantities InnoDB does not report
 carry a `sim_` prefix. Gauges are end-of-second values, counters per-second deltas, and row k
 covers the second that ends at `time_s` = k + 1.
+
+MariaDB runs keep every common InnoDB name (MariaDB has the same INNODB_METRICS counters) and
+add, as copies, the SHOW GLOBAL STATUS names under which MariaDB reports what MySQL has no
+status variable for (`MARIADB_STATUS`): `Innodb_buffer_pool_pages_LRU_flushed` and
+`Innodb_buffer_pool_pages_LRU_freed` (buf_lru_flush_page_count / buf_lru_freed_page_count of
+buf0flu.cc, per-second deltas here like every counter), `Innodb_checkpoint_age` and
+`Innodb_checkpoint_max_age` (log_sys.max_checkpoint_age, the furious-flushing point).
+`buffer_pool_wait_free` is `Innodb_buffer_pool_wait_free` on both servers; on MariaDB it counts
+buf_pool.stat.LRU_waits (one per wait for the page cleaner, or per user LRU batch on 10.6).
 """
 
 from __future__ import annotations
@@ -37,6 +46,14 @@ FLOAT_COLUMNS = frozenset(
 )
 
 KERNELS = ("numba", "reference")
+
+# MariaDB status name -> the common column it copies (MariaDB runs only)
+MARIADB_STATUS = {
+    "Innodb_buffer_pool_pages_LRU_flushed": "buffer_LRU_batch_flush_total_pages",
+    "Innodb_buffer_pool_pages_LRU_freed": "buffer_LRU_batch_evict_total_pages",
+    "Innodb_checkpoint_age": "log_lsn_checkpoint_age",
+    "Innodb_checkpoint_max_age": "log_max_modified_age_sync",
+}
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,12 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
     v = scenario.values
     knobs = np.zeros(layout.N_KNOBS, dtype=np.float64)
     for name, idx in layout.KNOB_INDEX.items():
-        knobs[idx] = encode(name, v[name])
+        if name == "engine":
+            knobs[idx] = float(layout.ENGINE_CODES[scenario.engine])
+        elif name in v:
+            knobs[idx] = encode(name, v[name])
+        else:
+            knobs[idx] = layout.KNOB_FILL[name]
     rows = int(v["table_rows"])
     table_pages = -(-rows // int(v["rows_per_page"]))
     uses_zipf = v["workload"] == "zipf" or any(
@@ -143,7 +165,7 @@ def _bucket_upper_us(b: int) -> float:
     return float(((8 + sub + 1) << (msb - 3)) - 1) if msb >= 3 else float(b)
 
 
-def series_frame(out: np.ndarray, hist: np.ndarray) -> pl.DataFrame:
+def series_frame(out: np.ndarray, hist: np.ndarray, engine: str = "mysql-8.0") -> pl.DataFrame:
     """The per-second table of a run, from the kernel's raw arrays."""
     out = out.copy()
     c = layout.COL
@@ -162,6 +184,9 @@ def series_frame(out: np.ndarray, hist: np.ndarray) -> pl.DataFrame:
         data[name] = col if name in FLOAT_COLUMNS else np.rint(col).astype(np.int64)
     data["sim_trx_latency_p99_ms"] = latency_quantiles(hist, 0.99)
     data["sim_trx_latency_max_ms"] = latency_quantiles(hist, 1.0)
+    if engine != "mysql-8.0":
+        for name, common in MARIADB_STATUS.items():
+            data[name] = data[common].copy()
     return pl.DataFrame(data)
 
 
@@ -232,4 +257,5 @@ def simulate(
     else:
         from .kernels.reference import simulate_kernel
     out, hist = simulate_kernel(*inputs.args())
-    return Run(scenario=scenario, series=series_frame(out, hist), latency_hist=hist, kernel=kernel)
+    series = series_frame(out, hist, scenario.engine)
+    return Run(scenario=scenario, series=series, latency_hist=hist, kernel=kernel)

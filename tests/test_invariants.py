@@ -38,7 +38,12 @@ def scenarios(draw):
         "innodb_redo_log_capacity": draw(st.sampled_from(["8M", "64M"])),
         "innodb_max_dirty_pages_pct_lwm": draw(st.sampled_from([0.0, 10.0])),
     }
-    sc = fs.Scenario(knobs=knobs, seconds=2, seed=draw(st.integers(0, 2**32)))
+    engine = draw(st.sampled_from(["mysql-8.0", "mariadb-10.6", "mariadb-10.11"]))
+    if engine != "mysql-8.0":
+        # MariaDB has no innodb_redo_log_capacity: the same small/large redo via ib_logfile0
+        knobs["innodb_log_file_size"] = knobs.pop("innodb_redo_log_capacity")
+        knobs["innodb_lru_flush_size"] = draw(st.sampled_from([1, 32, 500]))
+    sc = fs.Scenario(knobs=knobs, engine=engine, seconds=2, seed=draw(st.integers(0, 2**32)))
     events = draw(
         st.lists(
             st.tuples(
@@ -53,16 +58,18 @@ def scenarios(draw):
             sc = sc.stop_workload(at)
         elif what == "start":
             sc = sc.start_workload(at)
-        elif what == "disable":
+        elif what == "disable" and engine == "mysql-8.0":
             sc = sc.at(at, innodb_page_cleaner_disabled_debug=True)
-        elif what == "enable":
+        elif what == "enable" and engine == "mysql-8.0":
             sc = sc.at(at, innodb_page_cleaner_disabled_debug=False)
+        elif what in ("disable", "enable"):
+            sc = sc.at(at, innodb_lru_scan_depth=draw(st.sampled_from([100, 1000])))
         else:
             sc = sc.at(at, innodb_io_capacity=draw(st.sampled_from([100, 500])))
     return sc
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_invariants_hold_after_every_event_and_kernels_agree(scenario):
     ki = kernel_inputs(scenario)

@@ -164,3 +164,21 @@ def test_import_is_light_and_bad_input_never_reaches_numba():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert "innodb_io_capacity=1 is out of range" in res.stdout
+
+
+@pytest.mark.parametrize("engine", ["mariadb-10.6", "mariadb-10.11"])
+def test_mariadb_spec_and_runtime_rules(engine):
+    values = params.validate(engine, {})
+    assert set(values) == {p.name for p in params.for_engine(engine)}
+    assert params.get("innodb_lru_scan_depth", engine).default == 1536
+    assert params.get("innodb_lru_scan_depth").default == 1024  # the base spec is MySQL's
+    base = fs.Scenario(engine=engine, knobs={"innodb_io_capacity": 1000})
+    with pytest.warns(params.FlushsimWarning):
+        sc = base.at(5, innodb_io_capacity_max=500)
+    assert (5.0, "set", "innodb_io_capacity", 500) in sc.changes
+    sc = base.at(5, innodb_lru_flush_size=2048)
+    assert (5.0, "set", "innodb_lru_flush_size", 2048) in sc.changes
+    with pytest.raises(ValueError, match="innodb_page_cleaners has no effect on MariaDB"):
+        base.at(5, innodb_page_cleaners=4)
+    with pytest.raises(ValueError, match="innodb_log_file_size cannot be changed"):
+        base.at(5, innodb_log_file_size="1G")

@@ -42,7 +42,15 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_public_api_is_the_documented_one():
-    assert sorted(fs.__all__) == ["Event", "Run", "Scenario", "params", "presets", "simulate"]
+    assert sorted(fs.__all__) == [
+        "Event",
+        "Run",
+        "Scenario",
+        "compare",
+        "params",
+        "presets",
+        "simulate",
+    ]
     readme = (ROOT / "README.md").read_text()
     for name in ("fs.simulate", "fs.presets.get", ".replace(", "run.series"):
         assert name in readme, name

@@ -81,6 +81,36 @@ SCENARIOS = {
 }
 
 
+# MariaDB engines (issue 3): the single page cleaner, LRU passes, furious flushing with a small
+# ib_logfile0, idle flushing with a non-zero lwm, and (10.6) user threads' own LRU batches.
+MARIADB_SCENARIOS = {
+    f"{engine}-{name}": fs.Scenario(engine=engine, seconds=3, knobs=knobs)
+    for engine in ("mariadb-10.6", "mariadb-10.11")
+    for name, knobs in {
+        "io-bound-lru": {**BASE, "table_rows": 150_000},
+        "small-redo-furious": {
+            **BASE,
+            "table_rows": 20_000,
+            "innodb_log_file_size": "4M",
+            "innodb_lru_scan_depth": 100,
+            # a slow device and much redo: async flushing falls behind, furious flushing starts
+            "redo_bytes_per_change": 2000,
+            "device_iops": 2000,
+        },
+        "lwm-idle": {**BASE, "innodb_max_dirty_pages_pct_lwm": 10, "innodb_io_capacity": 100},
+    }.items()
+}
+MARIADB_SCENARIOS["mariadb-10.6-flush-size-and-stop"] = (
+    fs.Scenario(
+        engine="mariadb-10.6",
+        seconds=3,
+        knobs={**BASE, "table_rows": 150_000, "innodb_lru_flush_size": 200},
+    )
+    .at(1.2, innodb_lru_flush_size=8)
+    .stop_workload(2.2)
+)
+
+
 def _both(scenario):
     ki = kernel_inputs(scenario)
     knobs_before = ki.knobs.copy()
@@ -102,6 +132,40 @@ def test_kernel_equals_twin(name):
     assert np.array_equal(hist_a, hist_b)
     # the scenario really ran transactions
     assert out_a[:, layout.C_TPS].sum() > 0
+
+
+@pytest.mark.parametrize("name", sorted(MARIADB_SCENARIOS))
+def test_kernel_equals_twin_mariadb(name):
+    (out_a, hist_a), (out_b, hist_b) = _both(MARIADB_SCENARIOS[name])
+    assert _diff(out_a, out_b) == []
+    assert np.array_equal(hist_a, hist_b)
+    assert out_a[:, layout.C_TPS].sum() > 0
+
+
+def test_mariadb_scenarios_cover_their_paths():
+    seen = set()
+    for scenario in MARIADB_SCENARIOS.values():
+        out, _ = sim.simulate_kernel(*kernel_inputs(scenario).args())
+        for col in (
+            "buffer_LRU_batch_flush_total_pages",
+            "buffer_flush_adaptive_total_pages",
+            "buffer_flush_sync_total_pages",
+            "buffer_flush_background_total_pages",
+            "sim_user_LRU_batch_pages",
+            "buffer_pool_wait_free",
+            "innodb_dblwr_pages_written",
+        ):
+            if out[:, layout.COL[col]].sum() > 0:
+                seen.add(col)
+    assert seen == {
+        "buffer_LRU_batch_flush_total_pages",
+        "buffer_flush_adaptive_total_pages",
+        "buffer_flush_sync_total_pages",
+        "buffer_flush_background_total_pages",
+        "sim_user_LRU_batch_pages",
+        "buffer_pool_wait_free",
+        "innodb_dblwr_pages_written",
+    }
 
 
 def test_scenarios_cover_the_flushing_paths():

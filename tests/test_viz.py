@@ -161,3 +161,37 @@ def test_explorer_autoplay_starts_the_browser_player_on_a_rerun(monkeypatch):
     assert ex.figs.play.active is False and ex.figs.clock.value == ex.run.series.height
     ex.set(threads=32)
     assert ex.figs.play.active is True and ex.figs.clock.value == 0
+
+
+def test_for_engine_drops_what_the_engine_lacks():
+    from flushsim.viz.explorer import for_engine
+
+    sc, dropped = for_engine(fs.presets.get("seed001-lru-burst"), "mariadb-10.11")
+    assert sc.engine == "mariadb-10.11"
+    # a MySQL debug switch: its SET GLOBAL events go, the workload events stay
+    assert "innodb_page_cleaner_disabled_debug" in dropped
+    assert all(k != "innodb_page_cleaner_disabled_debug" for e in sc.timeline for k, _ in e.knobs)
+    assert any(dict(e.knobs).get("write_pct") == 100 for e in sc.timeline)
+    assert sc["innodb_lru_scan_depth"] == 2048  # set by the preset: kept
+    same, none = for_engine(fs.presets.get("default"), "mysql-8.0")
+    assert none == () and same.values == fs.presets.get("default").values
+
+
+def test_explorer_engine_switch_enables_lru_flush_size_and_engine_defaults(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    assert ex.flush_size.disabled
+    ex.engine_picker.value = "mariadb-10.6"
+    assert not ex.flush_size.disabled
+    assert ex.run.scenario.engine == "mariadb-10.6"
+    # the default preset does not set it: MariaDB's own default applies
+    assert ex.controls["innodb_lru_scan_depth"].value == 1536
+    assert "Innodb_checkpoint_age" in ex.run.series.columns
+    before = ex.run
+    ex.flush_size.value = 1024
+    assert ex.run is not before and ex.run.scenario["innodb_lru_flush_size"] == 1024
+    ex.preset_picker.value = "seed004-idle-flush"  # a MySQL preset brings its engine back
+    assert ex.engine_picker.value == "mysql-8.0" and ex.flush_size.disabled
+    ex.engine_picker.value = "mariadb-10.11"
+    assert "innodb_redo_log_capacity is not a mariadb-10.11 setting" in ex.messages.value
+    assert "ready" in ex.status.value

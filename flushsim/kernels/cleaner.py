@@ -75,6 +75,7 @@ from .layout import (
     I_TRY_LRU_SCAN,
     IO_LIST,
     IO_LRU,
+    IO_MA_LRU,
     IO_NONE,
     K_ADAPTIVE,
     K_ADAPTIVE_LWM,
@@ -148,6 +149,8 @@ def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
         inst[i, I_PEND_LRU] -= 1
         if fr[f, F_INLRU] == 1:
             evict(fr, inst, free_stack, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
+    elif kind == IO_MA_LRU:
+        inst[i, I_PEND_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
     else:
         inst[i, I_PEND_LIST] -= 1
 
@@ -201,7 +204,7 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, k
             last = done
         if last > inst[i, I_PEND_DONE]:
             inst[i, I_PEND_DONE] = last
-        if kind == IO_LRU:
+        if kind == IO_LRU or kind == IO_MA_LRU:
             inst[i, I_PEND_LRU] += m
         else:
             inst[i, I_PEND_LIST] += m

@@ -55,7 +55,9 @@ def check_state(sim) -> None:
         if lsns:
             assert sim.checkpoint_lsn <= lsns[0], "checkpoint is past the oldest modification"
         # writes in flight
-        lru_writes = sum(1 for fr in in_flight if fr.instance == inst.index and fr.io == L.IO_LRU)
+        lru_writes = sum(
+            1 for fr in in_flight if fr.instance == inst.index and fr.io in (L.IO_LRU, L.IO_MA_LRU)
+        )
         list_writes = sum(1 for fr in in_flight if fr.instance == inst.index and fr.io == L.IO_LIST)
         assert lru_writes == inst.pending_lru >= 0, "LRU writes in flight miscounted"
         assert list_writes == inst.pending_list >= 0, "flush-list writes in flight miscounted"

@@ -33,6 +33,7 @@ IO_NONE = 0
 IO_LRU = 1  # page-cleaner LRU batch write: the page is evicted when it completes
 IO_LIST = 2  # flush-list batch write: the page stays in the LRU, clean
 IO_SINGLE = 3  # user thread's synchronous single-page flush
+IO_MA_LRU = 4  # MariaDB 10.11 LRU write: the page stays in the LRU, clean, until a later pass
 
 # ---------------------------------------------------------------- per-instance fields (int64)
 I_LRU_HEAD = 0
@@ -85,7 +86,24 @@ G_PC_ROUND_END = 27  # when the page cleaner's last round finished dispatching
 G_WL_RUNNING = 28  # the workload is running (timeline stop/start)
 G_N_THREADS_MAX = 29  # thread slots allocated
 G_DEV_BUSY_READ = 30  # device read FIFO busy until (us)
-N_G = 31
+# MariaDB page cleaner (mariadb.py)
+G_MA_ASYNC_LSN = 31  # buf_flush_async_lsn
+G_MA_SYNC_LSN = 32  # buf_flush_sync_lsn
+G_MA_IDLE = 33  # buf_pool.page_cleaner_idle()
+G_MA_LAST_ACTIVITY = 34  # the page cleaner's last_activity_count
+G_MA_ABSTIME = 35  # end of the next timed wait (us)
+G_MA_PHASE = 36  # PH_*: where the cleaner resumes after waiting for its writes
+G_MA_LRU_N = 37  # LRU budget of a pass that waits for pending writes first
+G_MA_LRU_BUSY = 38  # an LRU batch (buf_pool.n_flush_LRU) has writes in flight until (us)
+G_MA_WAKE_ACTIVITY = 39  # buf_pool.last_activity_count (page_cleaner_wakeup)
+G_MA_WAIT = 40  # set by a MariaDB user thread that must wait for a free page: until (us)
+N_G = 41
+
+PH_TOP = 0  # the loop top, right after the wait
+PH_FURIOUS_DONE = 1  # furious batch written: fsync, checkpoint, clear the targets
+PH_LRU_PASS = 2  # pending writes done: run the LRU pass of G_MA_LRU_N pages
+MA_LOG_START_OFFSET = 12288  # log_t::START_OFFSET (10.8+ ib_logfile0 format)
+MA_MIB = 1 << 20
 
 INF_TIME = 1 << 62
 PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
@@ -139,6 +157,10 @@ KNOBS = (
     "device_read_latency_us",
     "device_write_latency_us",
     "device_fsync_latency_us",
+    # appended for MariaDB (issue 3); MySQL runs leave them at KNOB_FILL
+    "innodb_lru_flush_size",
+    "innodb_log_file_size",
+    "engine",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -182,6 +204,23 @@ K_DEV_BW = KNOB_INDEX["device_bandwidth_mb_s"]
 K_DEV_RLAT = KNOB_INDEX["device_read_latency_us"]
 K_DEV_WLAT = KNOB_INDEX["device_write_latency_us"]
 K_DEV_FSYNC = KNOB_INDEX["device_fsync_latency_us"]
+K_LRU_FLUSH_SIZE = KNOB_INDEX["innodb_lru_flush_size"]
+K_LOG_FILE_SIZE = KNOB_INDEX["innodb_log_file_size"]
+K_ENGINE = KNOB_INDEX["engine"]
+
+# The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
+# the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
+KNOB_FILL = {
+    "innodb_idle_flush_pct": 0.0,
+    "innodb_page_cleaner_disabled_debug": 0.0,
+    "innodb_doublewrite_pages": 128.0,
+    "innodb_redo_log_capacity": 0.0,
+    "innodb_log_files_in_group": 0.0,
+    "innodb_thread_concurrency": 0.0,
+    "innodb_lru_flush_size": 0.0,
+}
+ENGINE_CODES = {"mysql-8.0": 0, "mariadb-10.6": 1, "mariadb-10.11": 2}
+ENG_MYSQL80, ENG_MARIADB106, ENG_MARIADB1011 = 0, 1, 2
 
 # enum encodings
 WORKLOADS = ("uniform", "zipf", "hotset", "sequential")
@@ -250,6 +289,9 @@ COLUMNS = (
     "util_pct",
     "sim_fsyncs",
     "sim_fsync_latency_ms",
+    # MariaDB 10.6-generation: pages written by user threads' own LRU batches (also counted in
+    # buffer_LRU_batch_flush_total_pages, as the server does)
+    "sim_user_LRU_batch_pages",
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
@@ -303,6 +345,7 @@ C_W_AWAIT = COL["w_await_ms"]
 C_UTIL = COL["util_pct"]
 C_FSYNCS = COL["sim_fsyncs"]
 C_FSYNC_LAT = COL["sim_fsync_latency_ms"]
+C_USER_LRU = COL["sim_user_LRU_batch_pages"]
 
 # Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
 HIST_BUCKETS = 48 * 8

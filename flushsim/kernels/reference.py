@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import layout as L
+from .reference_mariadb import MariaDBMixin
 
 M64 = (1 << 64) - 1
 LSN_MAX = 1 << 62
@@ -96,8 +97,8 @@ class SplitMix64:
         return int(self.unit() * n)
 
 
-class ReferenceSim:
-    """The whole simulation in plain Python objects."""
+class ReferenceSim(MariaDBMixin):
+    """The whole simulation in plain Python objects (MariaDB parts in MariaDBMixin)."""
 
     def __init__(
         self,
@@ -167,6 +168,7 @@ class ReferenceSim:
             for _ in range(n_threads_max)
         ]
         self.thread_cpu = [0.0] * n_threads_max
+        self.ma_init()
 
     # ------------------------------------------------------------------ helpers
     def count(self, t: int, column: int, value: float = 1) -> None:
@@ -358,6 +360,8 @@ class ReferenceSim:
             inst.pending_lru -= 1
             if f.in_lru:
                 self.buf_LRU_free_page(inst, f)
+        elif kind == L.IO_MA_LRU:
+            inst.pending_lru -= 1  # MariaDB 10.11: clean, stays in the LRU
         else:
             inst.pending_list -= 1
 
@@ -387,7 +391,7 @@ class ReferenceSim:
                 self.writes_in_flight.append((done, f))
                 last = done
             inst.pending_done = max(inst.pending_done, last)
-            if kind == L.IO_LRU:
+            if kind in (L.IO_LRU, L.IO_MA_LRU):
                 inst.pending_lru += len(part)
             else:
                 inst.pending_list += len(part)
@@ -688,6 +692,8 @@ class ReferenceSim:
         return False, t
 
     def buf_LRU_get_free_block(self, inst: Instance, t: int) -> tuple[Frame | None, int]:
+        if self.engine != L.ENG_MYSQL80:
+            return self.buf_LRU_get_free_block_mariadb(t)
         t0 = t
         for k in range(L.FREE_BLOCK_MAX_ITERATIONS):
             if inst.free:
@@ -759,7 +765,13 @@ class ReferenceSim:
         """Run thread e's transaction until it commits or must touch the device."""
         th = self.threads[e]
         if th["rows_left"] == 0:
-            free_check = self.redo_limits()[3]
+            if self.engine != L.ENG_MYSQL80:
+                wait = self.ma_log_free_check(t)
+                if wait > 0:
+                    return wait
+                free_check = L.INF_TIME
+            else:
+                free_check = self.redo_limits()[3]
             if self.lsn - self.checkpoint_lsn > free_check:
                 self.checkpoint()
                 if self.lsn - self.checkpoint_lsn > free_check:
@@ -786,6 +798,11 @@ class ReferenceSim:
                     return local
             local = self.buf_page_get(page, is_write, local)
             if local < 0:
+                if self.ma_wait > 0:
+                    w, self.ma_wait = self.ma_wait, 0
+                    th["pending"] = (page, is_write)
+                    self.count(t, L.C_FREE_WAIT_MS, (w - t) / 1000.0)
+                    return w
                 th.update(rows_left=0, rows_done=0)
                 return t + L.REDO_WAIT_POLL_US
             self.thread_cpu[e] += self.k.cpu_us_per_row
@@ -796,6 +813,8 @@ class ReferenceSim:
             th["rows_done"] += 1
         if th["rows_done"] > 0:
             self.activity += 1
+            if self.engine != L.ENG_MYSQL80:
+                self.ma_after_commit(local)
             self.count(local, L.C_TPS)
             s = local // 1_000_000
             if s < self.seconds:
@@ -806,7 +825,10 @@ class ReferenceSim:
     def sample_second(self, s: int) -> None:
         if s >= self.seconds:
             return
-        _, age_async, age_sync, _, _, _ = self.redo_limits()
+        if self.engine == L.ENG_MYSQL80:
+            _, age_async, age_sync, _, _, _ = self.redo_limits()
+        else:
+            _, age_async, age_sync = self.ma_redo_limits()
         o = self.out[s]
         o[L.C_TIME] = s + 1
         o[L.C_TOTAL] = len(self.frames)
@@ -827,7 +849,8 @@ class ReferenceSim:
             if self.writes_in_flight and self.writes_in_flight[0][0] <= min(t, boundary - 1):
                 self.complete_writes(min(t, boundary - 1))
             elif boundary <= t:
-                self.checkpoint()
+                if self.engine == L.ENG_MYSQL80:
+                    self.checkpoint()
                 self.sample_second(self.second)
                 self.second += 1
             else:
@@ -887,7 +910,10 @@ class ReferenceSim:
             if t >= end:
                 break
             self.advance(t)
-            if e == cleaner:
+            if e == cleaner and self.engine != L.ENG_MYSQL80:
+                nxt = self.buf_flush_page_cleaner_round(t)
+                self.times[e] = max(nxt, t + 1) if nxt < L.INF_TIME else L.INF_TIME
+            elif e == cleaner:
                 nxt = self.buf_flush_page_coordinator_round(t)
                 self.times[e] = L.INF_TIME if self.pc_disabled else max(nxt, t + 1)
             elif (

@@ -45,6 +45,8 @@ from .layout import (
     C_TPS,
     C_WAIT_FREE,
     C_YOUNG,
+    ENG_MARIADB1011,
+    ENG_MYSQL80,
     F_ACCESS_MS,
     F_FCLOCK,
     F_INLRU,
@@ -58,6 +60,13 @@ from .layout import (
     G_CKPT,
     G_END,
     G_LSN,
+    G_MA_ASYNC_LSN,
+    G_MA_IDLE,
+    G_MA_LRU_BUSY,
+    G_MA_PHASE,
+    G_MA_SYNC_LSN,
+    G_MA_WAIT,
+    G_MA_WAKE_ACTIVITY,
     G_N_ACTIVE_THREADS,
     G_N_THREADS_MAX,
     G_PC_ACTIVE,
@@ -89,9 +98,13 @@ from .layout import (
     IO_NONE,
     K_CPU_US,
     K_DBLWR,
+    K_DIRTY_LWM,
+    K_ENGINE,
     K_HOT_PCT,
     K_HOT_ROWS,
     K_INSTANCES,
+    K_LRU_DEPTH,
+    K_MAX_DIRTY,
     K_OLD_PCT,
     K_OLD_TIME,
     K_PAGE_SIZE,
@@ -110,6 +123,7 @@ from .layout import (
     L_IO_DONE,
     L_OLDEST,
     LOG_START_LSN,
+    MA_MIB,
     N_COLS,
     N_FRAME_I32,
     N_FRAME_I64,
@@ -118,6 +132,7 @@ from .layout import (
     N_INST,
     NIL,
     NO_PAGE,
+    PH_TOP,
     REDO_WAIT_POLL_US,
     TL_SET,
     TL_WORKLOAD_START,
@@ -125,6 +140,11 @@ from .layout import (
     WL_HOTSET,
     WL_UNIFORM,
     WL_ZIPF,
+)
+from .mariadb import (
+    ma_page_cleaner_round,
+    ma_redo_limits,
+    user_lru_batch,
 )
 from .pool import (
     evict,
@@ -134,6 +154,7 @@ from .pool import (
     lru_add,
     make_young,
     old_ratio,
+    oldest_modification,
     peek_if_too_old,
     replaceable,
 )
@@ -357,7 +378,27 @@ def get_free_block(
     i,
     t,
 ):
-    """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues)."""
+    """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues).
+
+    MariaDB engines go to get_free_block_mariadb (one test per miss, none per hit).
+    """
+    if knobs[K_ENGINE] != ENG_MYSQL80:
+        return get_free_block_mariadb(
+            g,
+            fr,
+            frl,
+            inst,
+            free_stack,
+            page_frame,
+            knobs,
+            out,
+            ring_frame,
+            ring_done,
+            times,
+            heap,
+            pos,
+            t,
+        )
     k = 0
     t0 = t
     while k < FREE_BLOCK_MAX_ITERATIONS:
@@ -391,6 +432,153 @@ def get_free_block(
             out[s, C_WAIT_FREE] += 1
         k += 1
     return NIL, t
+
+
+# ---------------------------------------------------------------- MariaDB user threads
+
+
+@njit(cache=True, _nrt=False)
+def ma_wake_cleaner(g, times, heap, pos, t):
+    """pthread_cond_signal(do_flush_list): end the page cleaner's (timed or untimed) wait now.
+
+    A cleaner waiting for its own writes (os_aio_wait_until_no_pending_writes) is not woken.
+    """
+    g[G_MA_IDLE] = 0
+    if g[G_MA_PHASE] != PH_TOP:
+        return
+    cleaner = times.shape[0] - 1
+    wake = max(t, g[G_PC_ROUND_END])
+    if wake < times[cleaner]:
+        times[cleaner] = wake
+        heap_fix(heap, pos, times, cleaner)
+
+
+@njit(cache=True, _nrt=False)
+def get_free_block_mariadb(
+    g,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    ring_frame,
+    ring_done,
+    times,
+    heap,
+    pos,
+    t,
+):
+    """buf_LRU_get_free_block of MariaDB (innodb-flushing.md 4.4).
+
+    10.11 (10.11.8+): take a free page, or evict a clean one from the last 100 of the LRU, or
+    wake the page cleaner and wait for it (Innodb_buffer_pool_wait_free += 1 per wait).
+    10.6 generation: the same, but instead of waiting for the cleaner the thread runs its own
+    LRU batch of innodb_lru_flush_size pages; while one batch has writes in flight
+    (buf_pool.n_flush_LRU) other threads wait for it to end.
+    A wait is not done here: the thread sets g[G_MA_WAIT] to the time it retries and returns
+    NIL; run_step keeps the row pending. Simplification: after a wait a thread scans the last
+    100 LRU pages again, not the whole list.
+    """
+    f = free_pop(inst, free_stack, 0)
+    if f != NIL:
+        cleaner = times.shape[0] - 1
+        if (
+            g[G_MA_IDLE] == 1
+            and times[cleaner] > t
+            and inst[0, I_LRU_LEN] > 256
+            and inst[0, I_FREE_LEN] < int(knobs[K_LRU_DEPTH]) // 2
+        ):
+            ma_wake_cleaner(g, times, heap, pos, t)  # page_cleaner_wakeup(true)
+        return f, t
+    if inst[0, I_TRY_LRU_SCAN] == 1:
+        if scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, 0, False):
+            return free_pop(inst, free_stack, 0), t
+        inst[0, I_TRY_LRU_SCAN] = 0
+    s = t // 1_000_000
+    cleaner = times.shape[0] - 1
+    if knobs[K_ENGINE] == ENG_MARIADB1011:
+        if s < out.shape[0]:
+            out[s, C_WAIT_FREE] += 1
+        ma_wake_cleaner(g, times, heap, pos, t)
+        # wait for buf_pool.done_free (at most 1 s): retry just after the cleaner's next pass
+        g[G_MA_WAIT] = min(times[cleaner] + 1, t + 1_000_000)
+        return NIL, t
+    # 10.6 generation
+    busy = g[G_MA_LRU_BUSY]
+    if busy > t:
+        g[G_MA_WAIT] = busy + 1  # wait for the running LRU batch (done_free)
+        return NIL, t
+    flushed, t = user_lru_batch(
+        g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t
+    )
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        if flushed == 0:
+            out[s, C_SINGLE_FAIL] += 1
+        out[s, C_WAIT_FREE] += 1
+    f = free_pop(inst, free_stack, 0)
+    if f != NIL:
+        return f, t
+    busy = g[G_MA_LRU_BUSY]
+    g[G_MA_WAIT] = max(busy, t) + 1
+    return NIL, t
+
+
+@njit(cache=True, _nrt=False)
+def ma_after_commit(g, fr, frl, inst, knobs, times, heap, pos, t):
+    """mtr_t::commit / log_close checks, once per transaction, and page_cleaner_wakeup(false).
+
+    Checkpoint age above max_modified_age_async sets the async target (buf_flush_ahead), above
+    max_checkpoint_age the furious one; both are the current LSN. Simplification: checked at
+    commit rather than after every mini-transaction, and the wake-up an idle cleaner gets when
+    a page is first dirtied is checked here too.
+    """
+    _, age_async, max_age = ma_redo_limits(knobs)
+    lsn = g[G_LSN]
+    age = lsn - g[G_CKPT]
+    if age > max_age:
+        if g[G_MA_SYNC_LSN] < lsn:
+            g[G_MA_SYNC_LSN] = lsn
+            ma_wake_cleaner(g, times, heap, pos, t)
+    elif age > age_async:
+        if g[G_MA_ASYNC_LSN] < lsn:
+            g[G_MA_ASYNC_LSN] = lsn
+            ma_wake_cleaner(g, times, heap, pos, t)
+    if g[G_MA_IDLE] == 1 and inst[0, I_FL_LEN] > 0:
+        pct = inst[0, I_FL_LEN] * 100.0 / float(inst[0, I_LRU_LEN] + inst[0, I_FREE_LEN])
+        lwm = knobs[K_DIRTY_LWM]
+        if (lwm != 0.0 and (lwm <= pct or g[G_MA_WAKE_ACTIVITY] == g[G_ACTIVITY])) or knobs[
+            K_MAX_DIRTY
+        ] <= pct:
+            ma_wake_cleaner(g, times, heap, pos, t)
+
+
+@njit(cache=True, _nrt=False)
+def ma_log_free_check(g, frl, inst, knobs, times, heap, pos, out, t):
+    """log_checkpoint_margin: wait while the checkpoint age exceeds max_checkpoint_age.
+
+    Returns 0 if the thread may start its transaction, else the time it re-checks
+    (buf_flush_wait_flushed up to min(checkpoint + max age, checkpoint + 1 MiB), then a 10 ms
+    sleep; simplified to a 10 ms poll after asking for furious flushing).
+    """
+    _, _, max_age = ma_redo_limits(knobs)
+    if g[G_LSN] - g[G_CKPT] <= max_age:
+        return 0
+    target = min(g[G_CKPT] + max_age, g[G_CKPT] + MA_MIB)
+    oldest = oldest_modification(frl, inst)
+    if oldest == 0 or oldest >= target:
+        checkpoint(g, frl, inst)
+        if g[G_LSN] - g[G_CKPT] <= max_age:
+            return 0
+    if g[G_MA_SYNC_LSN] < target:
+        g[G_MA_SYNC_LSN] = target
+    ma_wake_cleaner(g, times, heap, pos, t)
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_REDO_WAIT] += FREE_WAIT_SLEEP_US / 1000.0
+    return t + FREE_WAIT_SLEEP_US
 
 
 # ---------------------------------------------------------------- a row access
@@ -525,17 +713,22 @@ def run_step(
     time order. A transaction begins with log_free_check. Returns the time of the next step.
     """
     if th[e, TH_ROWS_LEFT] == 0:
-        _, _, _, free_check, _, _ = redo_limits(knobs)
-        if g[G_LSN] - g[G_CKPT] > free_check:
-            # log_free_check: wait for the checkpoint to move (re-checked every poll).
-            checkpoint(g, frl, inst)
+        if knobs[K_ENGINE] != ENG_MYSQL80:
+            wait = ma_log_free_check(g, frl, inst, knobs, times, heap, pos, out, t)
+            if wait > 0:
+                return wait
+        else:
+            _, _, _, free_check, _, _ = redo_limits(knobs)
             if g[G_LSN] - g[G_CKPT] > free_check:
-                # Waiting for redo space wakes the coordinator, which sees the sync point.
-                signal_cleaner(g, times, heap, pos, t, True)
-                s = t // 1_000_000
-                if s < out.shape[0]:
-                    out[s, C_REDO_WAIT] += REDO_WAIT_POLL_US / 1000.0
-                return t + REDO_WAIT_POLL_US
+                # log_free_check: wait for the checkpoint to move (re-checked every poll).
+                checkpoint(g, frl, inst)
+                if g[G_LSN] - g[G_CKPT] > free_check:
+                    # Waiting for redo space wakes the coordinator, which sees the sync point.
+                    signal_cleaner(g, times, heap, pos, t, True)
+                    s = t // 1_000_000
+                    if s < out.shape[0]:
+                        out[s, C_REDO_WAIT] += REDO_WAIT_POLL_US / 1000.0
+                    return t + REDO_WAIT_POLL_US
         th[e, TH_ROWS_LEFT] = int(knobs[K_ROWS_PER_TRX])
         th[e, TH_ROWS_DONE] = 0
         th[e, TH_START] = t
@@ -579,6 +772,16 @@ def run_step(
             local,
         )
         if local < 0:
+            if g[G_MA_WAIT] > 0:
+                # MariaDB: wait for a free page (the cleaner, or another thread's LRU batch)
+                w = g[G_MA_WAIT]
+                g[G_MA_WAIT] = 0
+                th[e, TH_PENDING] = page + 1
+                th[e, TH_PENDING_WRITE] = 1 if is_write else 0
+                s = t // 1_000_000
+                if s < out.shape[0]:
+                    out[s, C_FREE_WAIT_MS] += (w - t) / 1000.0
+                return w
             # no free block after many tries: give the transaction up and retry later
             th[e, TH_ROWS_LEFT] = 0
             th[e, TH_ROWS_DONE] = 0
@@ -593,6 +796,8 @@ def run_step(
         # commit: srv activity count, throughput and latency
         g[G_ACTIVITY] += 1
         g[G_TRX_TOTAL] += 1
+        if knobs[K_ENGINE] != ENG_MYSQL80:
+            ma_after_commit(g, fr, frl, inst, knobs, times, heap, pos, local)
         s = local // 1_000_000
         if s < out.shape[0]:
             out[s, C_TPS] += 1
@@ -617,7 +822,10 @@ def sample_second(g, inst, knobs, out, s):
         data += inst[i, I_LRU_LEN]
         dirty += inst[i, I_FL_LEN]
         old += inst[i, I_OLD_LEN]
-    _, age_async, age_sync, _, _, _ = redo_limits(knobs)
+    if knobs[K_ENGINE] == ENG_MYSQL80:
+        _, age_async, age_sync, _, _, _ = redo_limits(knobs)
+    else:
+        _, age_async, age_sync = ma_redo_limits(knobs)
     out[s, C_TIME] = s + 1
     out[s, C_TOTAL] = inst.shape[0] * inst[0, I_SIZE]
     out[s, C_FREE] = free
@@ -651,7 +859,8 @@ def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ri
                 min(t, boundary - 1),
             )
         elif boundary <= t:
-            checkpoint(g, frl, inst)
+            if knobs[K_ENGINE] == ENG_MYSQL80:
+                checkpoint(g, frl, inst)  # MariaDB checkpoints after page-cleaner passes only
             sample_second(g, inst, knobs, out, g[G_SECOND])
             g[G_SECOND] += 1
         else:
@@ -814,7 +1023,24 @@ def event_loop(
         if t >= end:
             break
         advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t)
-        if e == cleaner:
+        if e == cleaner and knobs[K_ENGINE] != ENG_MYSQL80:
+            nxt = ma_page_cleaner_round(
+                g,
+                gf,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                t,
+            )
+            times[e] = max(nxt, t + 1) if nxt < INF_TIME else INF_TIME
+        elif e == cleaner:
             nxt = page_cleaner_round(
                 g,
                 gf,

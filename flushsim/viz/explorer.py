@@ -19,6 +19,7 @@ import html
 import os
 import time
 import warnings
+from dataclasses import replace
 
 import ipywidgets as w
 from jupyter_bokeh import BokehModel
@@ -50,7 +51,7 @@ CHOICES: dict[str, tuple[int, ...]] = {
     "write_pct": (0, 5, 10, 20, 30, 50, 80, 100),
 }
 KNOB_CONTROLS = tuple(CHOICES)
-ENGINE_ONLY = {"innodb_lru_flush_size": ("mariadb-10.6",)}
+FLUSH_SIZE = "innodb_lru_flush_size"  # MariaDB's knob: a control only on the engines that have it
 
 
 def _fmt_value(name: str, v: int) -> str:
@@ -63,6 +64,35 @@ def _fmt_value(name: str, v: int) -> str:
 def _tooltip(p: params.Param) -> str:
     default = p.default_doc or (p.default if not callable(p.default) else "derived")
     return f"{p.name}: {p.doc} Unit: {p.unit}. Server default {default}; valid {p.range_text()}."
+
+
+def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
+    """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
+
+    Timeline events that set only dropped knobs are dropped too; the engine's own defaults
+    apply to everything the scenario does not set (innodb_lru_scan_depth 1536 on MariaDB, ...).
+    """
+    have = {p.name for p in params.for_engine(engine)}
+    dropped = tuple(k for k in scenario.knobs if k not in have)
+    events = []
+    for e in scenario.timeline:
+        kept = tuple((k, v) for k, v in e.knobs if k in have)
+        dropped += tuple(k for k, _ in e.knobs if k not in have and k not in dropped)
+        if e.action != "set" or kept:
+            events.append(replace(e, knobs=kept))
+    with warnings.catch_warnings():
+        # the server's adjustments are kept in sc.adjustments; the explorer shows them
+        warnings.simplefilter("ignore", params.FlushsimWarning)
+        sc = Scenario(
+            knobs={k: v for k, v in scenario.knobs.items() if k in have},
+            engine=engine,
+            timeline=tuple(events),
+            seconds=scenario.seconds,
+            seed=scenario.seed,
+            name=scenario.name,
+            description=scenario.description,
+        )
+    return sc, dropped
 
 
 def fast_seconds(seconds: int) -> int:
@@ -83,6 +113,7 @@ class Explorer:
         self.baseline: Run | None = None
         self.last_run_s = float("nan")
         self._busy = False
+        self._dropped: tuple[str, ...] = ()  # preset knobs the chosen engine lacks
         self.scenario = presets.get(preset)
         self.setting = figures.default_ssd()
 
@@ -135,7 +166,10 @@ class Explorer:
             options=list(params.ENGINES),
             value=self.scenario.engine,
             description="engine",
-            tooltip="Server generation whose flushing rules run (MariaDB engines: coming).",
+            tooltip="Server generation whose flushing rules run: mysql-8.0 (8.0.30+), "
+            "mariadb-10.6 (10.6.0-10.11.7: user threads run LRU batches of "
+            "innodb_lru_flush_size), mariadb-10.11 (10.11.8+: only the page cleaner flushes "
+            "the LRU). Knobs a preset sets that the engine lacks are dropped, with a note.",
             layout=wide,
             style=style,
         )
@@ -172,15 +206,16 @@ class Explorer:
             self.controls[name] = ctl
         # MariaDB's knob: shown, greyed out, until an engine that has it is picked.
         flush_size = w.SelectionSlider(
-            options=[32, 128, 512, 1024, 2048, 4096],
+            options=[(f"{v:,}", v) for v in (32, 128, 256, 512, 1024, 2048, 4096)],
             value=32,
-            description="innodb_lru_flush_size",
+            description=FLUSH_SIZE,
             disabled=True,
             continuous_update=False,
             layout=wide,
             style=style,
-            tooltip="innodb_lru_flush_size (MariaDB 10.5+, pages): pages a user thread's LRU "
-            "batch flushes when no page is free. MySQL 8.0 has no such variable.",
+            tooltip=f"{FLUSH_SIZE} (MariaDB, pages): on 10.6.0-10.11.7 the pages a user thread "
+            "without a free page flushes from the LRU tail in one batch; accepted but without "
+            "effect from 10.11.8. MySQL 8.0 has no such variable.",
         )
         flush_size.add_class("fs-knob-innodb_lru_flush_size")
         self.flush_size = flush_size
@@ -209,6 +244,9 @@ class Explorer:
         for ctl in self.controls.values():
             ctl.observe(self._on_knob, names="value")
         self.preset_picker.observe(self._on_preset, names="value")
+        self.engine_picker.observe(self._on_engine, names="value")
+        flush_size.observe(self._on_knob, names="value")
+        self._sync_engine_controls()
         self.fill.observe(self._on_ssd, names="value")
         self.drive_picker.observe(self._on_ssd, names="value")
 
@@ -267,6 +305,8 @@ class Explorer:
     def scenario_now(self) -> Scenario:
         """The preset with the controls' values applied."""
         knobs = {name: ctl.value for name, ctl in self.controls.items()}
+        if not self.flush_size.disabled:
+            knobs[FLUSH_SIZE] = self.flush_size.value
         sc = self.scenario.replace(**knobs)
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
@@ -285,7 +325,10 @@ class Explorer:
             self.messages.value = f"<span style='color:#c00000'>{html.escape(str(exc))}</span>"
             return
         self.run = run
-        notes = [html.escape(m) for m in sc.adjustments]
+        notes = [html.escape(m) for m in sc.adjustments] + [
+            html.escape(f"{k} is not a {sc.engine} setting: the preset's value is not used")
+            for k in self._dropped
+        ]
         self.messages.value = "<br>".join(f"<i>server adjustment:</i> {m}" for m in notes)
         self._draw()
         self._status("ready", "#2a7f2a")
@@ -334,10 +377,26 @@ class Explorer:
             self.rerun()
 
     def _on_preset(self, change) -> None:
-        self.scenario = presets.get(change["new"])
+        self._dropped = ()
+        self._apply_scenario(presets.get(change["new"]))
+
+    def _on_engine(self, change) -> None:
+        if self._busy:
+            return
+        sc, self._dropped = for_engine(presets.get(self.preset_picker.value), change["new"])
+        self._apply_scenario(sc)
+
+    def _apply_scenario(self, scenario: Scenario) -> None:
+        """Make `scenario` current: controls to its values (engine defaults included), re-run."""
+        self.scenario = scenario
         self._busy = True
         try:
-            for name, ctl in self.controls.items():
+            self.engine_picker.value = scenario.engine
+            self._sync_engine_controls()
+            ctls = dict(self.controls)
+            if not self.flush_size.disabled:
+                ctls[FLUSH_SIZE] = self.flush_size
+            for name, ctl in ctls.items():
                 value = self.scenario[name]
                 if isinstance(ctl, w.SelectionSlider) and value not in [v for _, v in ctl.options]:
                     ctl.options = sorted(
@@ -347,6 +406,11 @@ class Explorer:
         finally:
             self._busy = False
         self.rerun()
+
+    def _sync_engine_controls(self) -> None:
+        """innodb_lru_flush_size is a live control only on the engines that have it."""
+        has = FLUSH_SIZE in {p.name for p in params.for_engine(self.engine_picker.value)}
+        self.flush_size.disabled = not has
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)

@@ -1,0 +1,738 @@
+"""MariaDB page cleaner: one thread, one buffer pool, checkpoint-age targets, LRU passes.
+
+Models `storage/innobase/buf/buf0flu.cc` of MariaDB (read at the 11.x main line, whose flushing
+logic is that of 10.11.12+): `buf_flush_page_cleaner`, `buf_flush_sync_for_checkpoint`
+(furious flushing), `page_cleaner_flush_pages_recommendation`, `af_get_pct_for_lsn`,
+`af_needed_for_redo`, `buf_pool_t::need_LRU_eviction`, `buf_flush_LRU`, `buf_do_LRU_batch`,
+`buf_flush_LRU_list_batch`, and `log0log.cc` `log_t::set_capacity` for the redo limits
+(innodb-flushing.md 2.2, 3.2, 3.3, 4.3).
+
+Engines (knob `engine`, one compiled kernel for all):
+- `mariadb-10.11` (10.11.8+): the loop above. Only the page cleaner flushes the LRU; LRU
+  writes leave the page clean in the LRU, to be evicted by a later pass.
+- `mariadb-10.6` is modelled as 10.6.17 / 10.11.7, the last releases before MDEV-33613: the
+  page cleaner also runs LRU passes budgeted by innodb_io_capacity_max when the free list is
+  below innodb_lru_scan_depth (MDEV-33053, `buf_pool.ran_out()`), and user threads without a
+  free page run their own `innodb_lru_flush_size` batches (see `sim.get_free_block_mariadb`).
+  Differences from 10.11 kept here: the old recommendation (io_capacity x max(pct_for_dirty,
+  pct_for_lsn) / 100 instead of io_capacity x total_ratio), no LRU eviction during furious
+  flushing (MDEV-34265 came later), no min(iocmax, lru_scan_depth) floor of the LRU budget after
+  a flush-list pass (MDEV-36226), a batch stops when flushed + evicted reaches its budget, only
+  one LRU batch at a time, and LRU-written pages are freed when their write completes. The
+  oldest 10.6 releases, whose page cleaner did no LRU flushing at all, are not modelled.
+  The old formula and these boundaries come from innodb-flushing.md 3.2/3.3 (older buf0flu.cc
+  is not in the searchable corpus): UNVERIFIED line by line.
+
+Simplifications:
+- A loop iteration is one event; `goto`s back into the loop body after a pass (set_idle,
+  set_almost_idle with an LRU need) become a new iteration without a wait.
+- os_aio_wait_until_no_pending_writes (before a pure LRU pass, inside furious flushing) is a
+  wait until the last write in flight completes; signals do not end it.
+- Doublewrite: the batch path of cleaner.dispatch with 128-page batches (buf_dblwr_t block
+  size); the second slot (the cleaner fills one slot while the other is written) and the
+  data-file fsync after each slot are not modelled.
+- Checkpoints are written after every pass (log_checkpoint at the oldest modification), not at
+  every second boundary as in the MySQL model.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .cleaner import checkpoint, dispatch
+from .io import fsync, ring_push, submit
+from .layout import (
+    BUF_LRU_MIN_LEN,
+    C_ADAPTIVE,
+    C_AVG_LSN,
+    C_AVG_PAGE,
+    C_BACKGROUND,
+    C_BATCH,
+    C_DBLWR_PAGES,
+    C_DBLWR_WRITES,
+    C_LRU_EVICT,
+    C_LRU_FLUSH,
+    C_LRU_SCANNED,
+    C_N_REQ,
+    C_PC_ROUNDS,
+    C_PCT_DIRTY,
+    C_PCT_LSN,
+    C_SYNC,
+    C_USER_LRU,
+    ENG_MARIADB1011,
+    F_FPREV,
+    F_IO,
+    F_PREV,
+    G_ACTIVITY,
+    G_AF_N_ITER,
+    G_AF_PREV_LSN,
+    G_AF_PREV_TIME,
+    G_AF_SUM_PAGES,
+    G_DEV_BUSY_READ,
+    G_LSN,
+    G_MA_ABSTIME,
+    G_MA_ASYNC_LSN,
+    G_MA_IDLE,
+    G_MA_LAST_ACTIVITY,
+    G_MA_LRU_BUSY,
+    G_MA_LRU_N,
+    G_MA_PHASE,
+    G_MA_SYNC_LSN,
+    G_MA_WAKE_ACTIVITY,
+    G_PC_LAST_PAGES,
+    G_PC_ROUND_END,
+    G_RING_HEAD,
+    G_RING_TAIL,
+    GF_LSN_AVG_RATE,
+    GF_PAGE_AVG_RATE,
+    I_FL_LEN,
+    I_FL_TAIL,
+    I_FREE_LEN,
+    I_LRU_LEN,
+    I_LRU_TAIL,
+    I_PEND_DONE,
+    I_PEND_LRU,
+    I_SIZE,
+    I_TRY_LRU_SCAN,
+    INF_TIME,
+    IO_LIST,
+    IO_LRU,
+    IO_MA_LRU,
+    IO_NONE,
+    K_ADAPTIVE,
+    K_ADAPTIVE_LWM,
+    K_AVG_LOOPS,
+    K_DBLWR,
+    K_DBLWR_PAGES,
+    K_DIRTY_LWM,
+    K_ENGINE,
+    K_FLUSH_SYNC,
+    K_IOC,
+    K_IOC_MAX,
+    K_LOG_FILE_SIZE,
+    K_LRU_DEPTH,
+    K_LRU_FLUSH_SIZE,
+    K_MAX_DIRTY,
+    K_OLD_PCT,
+    K_PAGE_SIZE,
+    L_IO_DONE,
+    L_OLDEST,
+    MA_LOG_START_OFFSET,
+    NIL,
+    PC_PAGE_US,
+    PC_ROUND_BASE_US,
+    PH_FURIOUS_DONE,
+    PH_LRU_PASS,
+    PH_TOP,
+)
+from .pool import evict, old_ratio, oldest_modification, replaceable
+
+LSN_MAX = 1 << 62
+
+
+@njit(cache=True, _nrt=False)
+def ma_redo_limits(knobs):
+    """log_t::set_capacity: (log_capacity, max_modified_age_async, max_checkpoint_age)."""
+    cap = int(knobs[K_LOG_FILE_SIZE]) - MA_LOG_START_OFFSET
+    cap -= cap // 10
+    margin = cap - 48 * int(knobs[K_PAGE_SIZE])
+    margin -= margin // 10
+    return cap, margin - margin // 8, margin
+
+
+@njit(cache=True, _nrt=False)
+def need_lru_eviction(inst, knobs):
+    """buf_pool_t::need_LRU_eviction (10.11) / ran_out() after MDEV-33053 (10.6 generation)."""
+    if inst[0, I_TRY_LRU_SCAN] == 0:
+        return True
+    depth = int(knobs[K_LRU_DEPTH])
+    if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
+        depth = depth // 2
+    return inst[0, I_LRU_LEN] > BUF_LRU_MIN_LEN and inst[0, I_FREE_LEN] < depth
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def last_write_done(g, ring_done):
+    """Completion time of the newest write in flight (writes complete in FIFO order), or -1."""
+    if g[G_RING_HEAD] == g[G_RING_TAIL]:
+        return -1
+    return ring_done[(g[G_RING_TAIL] - 1) % ring_done.shape[0]]
+
+
+@njit(cache=True, _nrt=False)
+def ma_lru_batch(
+    g,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    ring_frame,
+    ring_done,
+    batch,
+    max_n,
+    t,
+    in_ring=False,
+):
+    """buf_do_LRU_batch: evict clean pages from the LRU tail, write dirty ones.
+
+    10.11: runs while LRU > min(pool/20 - 1, 256) and FREE < innodb_lru_scan_depth; a dirty
+    page met with max_n pages already written ends the batch. 10.6 generation: also stops when
+    flushed + evicted reaches max_n. Returns (written, evicted, time the thread is free again).
+    With `in_ring`, the batch is collected in the free slots of the write ring after its tail
+    (a user thread has no batch buffer; see dispatch_from_ring).
+    """
+    new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
+    free_limit = int(knobs[K_LRU_DEPTH])
+    min_len = BUF_LRU_MIN_LEN
+    if new:
+        min_len = min(inst[0, I_SIZE] // 20 - 1, BUF_LRU_MIN_LEN)
+    kind = IO_MA_LRU if new else IO_LRU
+    ratio = old_ratio(knobs[K_OLD_PCT])
+    flushed = 0
+    evicted = 0
+    scanned = 0
+    f = inst[0, I_LRU_TAIL]
+    while f != NIL and inst[0, I_LRU_LEN] > min_len and inst[0, I_FREE_LEN] < free_limit:
+        if not new and flushed + evicted >= max_n:
+            break
+        prev = fr[f, F_PREV]
+        scanned += 1
+        if replaceable(fr, frl, f):
+            evict(fr, inst, free_stack, page_frame, 0, f, ratio)
+            evicted += 1
+        elif fr[f, F_IO] == IO_NONE:
+            if flushed >= max_n:
+                break
+            fr[f, F_IO] = kind
+            if in_ring:
+                ring_frame[(g[G_RING_TAIL] + flushed) % ring_frame.shape[0]] = f
+            else:
+                batch[flushed] = f
+            flushed += 1
+        f = prev
+    free_at = t
+    if flushed > 0 and in_ring:
+        free_at = dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, flushed, t)
+    elif flushed > 0:
+        free_at = dispatch(
+            g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, flushed, 0, kind, t
+        )
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_LRU_FLUSH] += flushed
+        out[s, C_LRU_EVICT] += evicted
+        out[s, C_LRU_SCANNED] += scanned
+    return flushed, evicted, free_at
+
+
+@njit(cache=True, _nrt=False)
+def buf_flush_lru(
+    g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, max_n, t
+):
+    """buf_flush_LRU(max_n) of the page cleaner. Returns (pages written, time free again)."""
+    new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
+    if not new and g[G_MA_LRU_BUSY] > t:
+        return 0, t  # 10.6 generation: one LRU batch at a time (buf_pool.n_flush_LRU())
+    flushed, evicted, free_at = ma_lru_batch(
+        g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, max_n, t
+    )
+    if new and flushed >= max_n:
+        # flush quota exhausted: once more with 0 writes, to free pages now
+        _, ev2, _ = ma_lru_batch(
+            g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, 0, t
+        )
+        evicted += ev2
+    if not new:
+        inst[0, I_TRY_LRU_SCAN] = 1
+        if flushed > 0:
+            g[G_MA_LRU_BUSY] = last_write_done(g, ring_done)
+    elif evicted > 0:
+        inst[0, I_TRY_LRU_SCAN] = 1
+    elif flushed == 0:
+        inst[0, I_TRY_LRU_SCAN] = 0  # LRU_warn
+    return flushed, free_at
+
+
+@njit(cache=True, _nrt=False)
+def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, max_n, lsn, t):
+    """buf_flush_list_holding_mutex: up to max_n pages from the flush-list tail below lsn.
+
+    Returns (pages written, time the thread is free again).
+    """
+    count = 0
+    f = inst[0, I_FL_TAIL]
+    while f != NIL and count < max_n and frl[f, L_OLDEST] < lsn:
+        prev = fr[f, F_FPREV]
+        if fr[f, F_IO] == IO_NONE:
+            fr[f, F_IO] = IO_LIST
+            batch[count] = f
+            count += 1
+        f = prev
+    if count == 0:
+        return 0, t
+    free_at = dispatch(
+        g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, 0, IO_LIST, t
+    )
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_BATCH] += count
+    return count, free_at
+
+
+@njit(cache=True, _nrt=False)
+def af_pct_for_lsn(g, knobs, age):
+    """af_get_pct_for_lsn: (iocmax div ioc) x f x sqrt(f) / 7.5, f = 100 age / async age."""
+    cap, age_async, _ = ma_redo_limits(knobs)
+    af_lwm = int(knobs[K_ADAPTIVE_LWM] * float(cap) / 100)
+    if age < af_lwm:
+        return 0
+    factor = (age * 100) // age_async
+    ratio = int(knobs[K_IOC_MAX]) // int(knobs[K_IOC])
+    return int(float(ratio * factor) * math.sqrt(float(factor)) / 7.5)
+
+
+@njit(cache=True, _nrt=False)
+def af_needed_for_redo(g, knobs, oldest):
+    """af_needed_for_redo: the checkpoint age is above innodb_adaptive_flushing_lwm."""
+    cap, _, _ = ma_redo_limits(knobs)
+    return g[G_LSN] - oldest > int(knobs[K_ADAPTIVE_LWM] * float(cap) / 100)
+
+
+@njit(cache=True, _nrt=False)
+def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm, dirty, pct, t):
+    """page_cleaner_flush_pages_recommendation (10.11), or the older formula (10.6 generation)."""
+    cur = g[G_LSN]
+    p_lsn = af_pct_for_lsn(g, knobs, cur - oldest)
+    now_s = t // 1_000_000  # time(nullptr)
+    ioc = int(knobs[K_IOC])
+    iocmax = int(knobs[K_IOC_MAX])
+    max_pct = knobs[K_MAX_DIRTY]
+    s = t // 1_000_000
+    if g[G_AF_PREV_LSN] == 0 or p_lsn == 0:
+        g[G_AF_PREV_TIME] = now_s
+        g[G_AF_PREV_LSN] = cur
+        if ioc >= dirty:
+            n = dirty
+        else:
+            d = pct / max_pct if max_pct > 1.0 else pct
+            n = int(d * ioc)
+            n = ioc if n < dirty else min(iocmax, dirty)
+        return n
+    g[G_AF_SUM_PAGES] += last_pages
+    elapsed = max(now_s - g[G_AF_PREV_TIME], 1)
+    g[G_AF_N_ITER] += 1
+    loops = int(knobs[K_AVG_LOOPS])
+    if g[G_AF_N_ITER] >= loops or elapsed >= loops:
+        gf[GF_PAGE_AVG_RATE] = float(
+            (g[G_AF_SUM_PAGES] // elapsed + int(gf[GF_PAGE_AVG_RATE])) // 2
+        )
+        rate = (cur - g[G_AF_PREV_LSN]) // elapsed
+        gf[GF_LSN_AVG_RATE] = float((int(gf[GF_LSN_AVG_RATE]) + rate) // 2)
+        g[G_AF_PREV_LSN] = cur
+        g[G_AF_PREV_TIME] = now_s
+        g[G_AF_N_ITER] = 0
+        g[G_AF_SUM_PAGES] = 0
+    if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
+        if pct_lwm == 0.0 or max_pct == 0.0:
+            ratio = 1.0
+        else:
+            ratio = max(p_lsn / 100.0, pct / max_pct)
+        term = int(float(ioc) * ratio)
+        shown = int(ratio * 100)
+    else:
+        # older af_get_pct_for_dirty: with lwm = 0 only at the high-water mark
+        if pct == 0.0:
+            p_dirty = 0
+        elif pct_lwm == 0.0:
+            p_dirty = 100 if pct >= max_pct else 0
+        else:
+            p_dirty = int((pct * 100) / (max_pct + 1))
+        term = ioc * max(p_dirty, p_lsn) // 100
+        shown = p_dirty
+    target = oldest + int(gf[GF_LSN_AVG_RATE]) * 3
+    pfl = 0
+    f = inst[0, I_FL_TAIL]
+    while f != NIL:
+        if frl[f, L_OLDEST] > target:
+            break
+        pfl += 1
+        if pfl >= iocmax:
+            break
+        f = fr[f, F_FPREV]
+    pfl = max(pfl // 3, 1)
+    n = min((term + int(gf[GF_PAGE_AVG_RATE]) + pfl) // 3, iocmax)
+    if s < out.shape[0]:
+        out[s, C_N_REQ] = n
+        out[s, C_PCT_DIRTY] = shown
+        out[s, C_PCT_LSN] = p_lsn
+        out[s, C_AVG_PAGE] = gf[GF_PAGE_AVG_RATE]
+        out[s, C_AVG_LSN] = gf[GF_LSN_AVG_RATE]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def next_wake(g, inst, knobs, t):
+    """Step 2 of the loop, decided at the end of an iteration: when the next one starts."""
+    if g[G_MA_SYNC_LSN] != 0 and knobs[K_FLUSH_SYNC] != 0:
+        return t  # furious flushing: no wait
+    if need_lru_eviction(inst, knobs):
+        return t
+    if g[G_MA_IDLE] == 1 and (inst[0, I_FL_LEN] == 0 or knobs[K_DIRTY_LWM] == 0.0):
+        return INF_TIME  # untimed wait for page_cleaner_wakeup()
+    return max(t, g[G_MA_ABSTIME])
+
+
+@njit(cache=True, _nrt=False)
+def _finish(g, frl, inst, knobs, end):
+    """set_almost_idle: write a checkpoint, then wait (or not) for the next iteration."""
+    checkpoint(g, frl, inst)
+    g[G_PC_ROUND_END] = end
+    return next_wake(g, inst, knobs, end)
+
+
+@njit(cache=True, _nrt=False)
+def _after_lru(g, frl, inst, knobs, end):
+    """check_oldest_and_set_idle."""
+    oldest = oldest_modification(frl, inst)
+    if oldest == 0:
+        g[G_MA_SYNC_LSN] = 0
+        g[G_MA_IDLE] = 1
+    else:
+        if oldest >= g[G_MA_ASYNC_LSN]:
+            g[G_MA_ASYNC_LSN] = 0
+        g[G_MA_IDLE] = 0
+    return _finish(g, frl, inst, knobs, end)
+
+
+@njit(cache=True, _nrt=False)
+def ma_page_cleaner_round(
+    g,
+    gf,
+    fr,
+    frl,
+    inst,
+    free_stack,
+    page_frame,
+    knobs,
+    out,
+    ring_frame,
+    ring_done,
+    batch,
+    t,
+):
+    """One iteration of buf_flush_page_cleaner at time t (us); returns the next one's time."""
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_PC_ROUNDS] += 1
+    new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
+    iocmax = int(knobs[K_IOC_MAX])
+    phase = g[G_MA_PHASE]
+    g[G_MA_PHASE] = PH_TOP
+    if phase == PH_FURIOUS_DONE:
+        # after the wait for the writes and fil_flush_file_spaces: checkpoint, clear targets
+        checkpoint(g, frl, inst)
+        measure = oldest_modification(frl, inst)
+        if measure == 0:
+            measure = LSN_MAX
+        if measure >= g[G_MA_SYNC_LSN]:
+            g[G_MA_SYNC_LSN] = 0
+        elif measure >= g[G_MA_ASYNC_LSN]:
+            g[G_MA_ASYNC_LSN] = 0
+        g[G_PC_LAST_PAGES] = 0
+        g[G_MA_ABSTIME] = t + 1_000_000
+        end = t + PC_ROUND_BASE_US
+        g[G_PC_ROUND_END] = end
+        return next_wake(g, inst, knobs, end)
+    if phase == PH_LRU_PASS:
+        n, free_at = buf_flush_lru(
+            g,
+            fr,
+            frl,
+            inst,
+            free_stack,
+            page_frame,
+            knobs,
+            out,
+            ring_frame,
+            ring_done,
+            batch,
+            g[G_MA_LRU_N],
+            t,
+        )
+        g[G_PC_LAST_PAGES] += n
+        return _after_lru(g, frl, inst, knobs, free_at + PC_ROUND_BASE_US)
+    # ---------------------------------------------------------------- furious flushing
+    if g[G_MA_SYNC_LSN] != 0 and knobs[K_FLUSH_SYNC] != 0:
+        clock = t
+        if new and need_lru_eviction(inst, knobs):
+            g[G_MA_IDLE] = 0
+            _, clock = buf_flush_lru(
+                g,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                int(knobs[K_IOC]),
+                clock,
+            )
+        n, clock = ma_list_batch(
+            g,
+            fr,
+            frl,
+            inst,
+            knobs,
+            out,
+            ring_frame,
+            ring_done,
+            batch,
+            iocmax,
+            g[G_MA_SYNC_LSN],
+            clock,
+        )
+        if s < out.shape[0]:
+            out[s, C_SYNC] += n
+        done = max(clock, last_write_done(g, ring_done))
+        done = fsync(g, knobs, out, done)  # fil_flush_file_spaces
+        g[G_MA_PHASE] = PH_FURIOUS_DONE
+        g[G_PC_ROUND_END] = done
+        return max(done, t + 1)
+    g[G_MA_ABSTIME] = t + 1_000_000
+    oldest = oldest_modification(frl, inst)
+    if oldest == 0:
+        g[G_MA_SYNC_LSN] = 0
+        g[G_MA_IDLE] = 1
+        return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
+    soft = g[G_MA_ASYNC_LSN]
+    sync = g[G_MA_SYNC_LSN]
+    if sync != 0:  # innodb_flush_sync=OFF: the sync target is a soft one
+        if oldest >= sync:
+            g[G_MA_SYNC_LSN] = 0
+        elif sync > soft:
+            soft = sync
+    if soft != 0:
+        if oldest >= soft:
+            g[G_MA_ASYNC_LSN] = 0
+            soft = 0
+    elif need_lru_eviction(inst, knobs):
+        # pure LRU pass, after os_aio_wait_until_no_pending_writes
+        g[G_MA_IDLE] = 0
+        return _lru_pass_after_writes(
+            g,
+            gf,
+            fr,
+            frl,
+            inst,
+            free_stack,
+            page_frame,
+            knobs,
+            out,
+            ring_frame,
+            ring_done,
+            batch,
+            iocmax,
+            t,
+        )
+    dirty = inst[0, I_FL_LEN]
+    pct = dirty * 100.0 / float(inst[0, I_LRU_LEN] + inst[0, I_FREE_LEN])
+    pct_lwm = knobs[K_DIRTY_LWM]
+    idle_flush = False
+    if pct_lwm != 0.0:
+        if g[G_ACTIVITY] != g[G_MA_LAST_ACTIVITY]:
+            g[G_MA_LAST_ACTIVITY] = g[G_ACTIVITY]
+            if pct < pct_lwm:
+                pct_lwm = 0.0
+                if soft == 0 and not af_needed_for_redo(g, knobs, oldest):
+                    g[G_MA_IDLE] = 1
+                    return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
+        elif g[G_MA_IDLE] == 1 and g[G_DEV_BUSY_READ] <= t:
+            g[G_MA_WAKE_ACTIVITY] = g[G_ACTIVITY]
+            idle_flush = True
+        elif pct < pct_lwm:
+            pct_lwm = 0.0
+            if soft == 0 and not af_needed_for_redo(g, knobs, oldest):
+                g[G_MA_IDLE] = 1
+                return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
+    elif pct < knobs[K_MAX_DIRTY]:
+        if soft == 0 and not af_needed_for_redo(g, knobs, oldest):
+            g[G_MA_IDLE] = 1
+            return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
+    g[G_MA_IDLE] = 0
+    clock = t
+    n_flushed = 0
+    if soft != 0 and not idle_flush:
+        n_flushed, clock = ma_list_batch(
+            g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, iocmax, soft, clock
+        )
+        if s < out.shape[0]:
+            out[s, C_BACKGROUND] += n_flushed
+    elif idle_flush or knobs[K_ADAPTIVE] == 0:
+        n_flushed, clock = ma_list_batch(
+            g,
+            fr,
+            frl,
+            inst,
+            knobs,
+            out,
+            ring_frame,
+            ring_done,
+            batch,
+            int(knobs[K_IOC]),
+            LSN_MAX,
+            clock,
+        )
+        if s < out.shape[0]:
+            out[s, C_BACKGROUND] += n_flushed
+    else:
+        n = recommendation(
+            g, gf, fr, frl, inst, knobs, out, g[G_PC_LAST_PAGES], oldest, pct_lwm, dirty, pct, t
+        )
+        if n != 0:
+            n_flushed, clock = ma_list_batch(
+                g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, LSN_MAX, clock
+            )
+            g[G_PC_LAST_PAGES] = n_flushed
+            if s < out.shape[0]:
+                out[s, C_ADAPTIVE] += n_flushed
+        elif g[G_MA_ASYNC_LSN] <= oldest and not need_lru_eviction(inst, knobs):
+            return _after_lru(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
+        else:
+            n_lru = iocmax
+            if new:
+                n_lru = max(n_lru, min(iocmax, int(knobs[K_LRU_DEPTH])))
+            return _lru_pass_after_writes(
+                g,
+                gf,
+                fr,
+                frl,
+                inst,
+                free_stack,
+                page_frame,
+                knobs,
+                out,
+                ring_frame,
+                ring_done,
+                batch,
+                n_lru,
+                t,
+            )
+    # the LRU pass after the flush-list pass
+    n_lru = iocmax - n_flushed if iocmax >= n_flushed else 0
+    if new:
+        n_lru = max(n_lru, min(iocmax, int(knobs[K_LRU_DEPTH])))
+    n, clock = buf_flush_lru(
+        g,
+        fr,
+        frl,
+        inst,
+        free_stack,
+        page_frame,
+        knobs,
+        out,
+        ring_frame,
+        ring_done,
+        batch,
+        n_lru,
+        clock,
+    )
+    g[G_PC_LAST_PAGES] += n
+    return _after_lru(g, frl, inst, knobs, clock + PC_ROUND_BASE_US)
+
+
+@njit(cache=True, _nrt=False)
+def _lru_pass_after_writes(
+    g, gf, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, n, t
+):
+    """os_aio_wait_until_no_pending_writes, then buf_flush_LRU(n)."""
+    done = last_write_done(g, ring_done)
+    if done > t:
+        g[G_MA_PHASE] = PH_LRU_PASS
+        g[G_MA_LRU_N] = n
+        g[G_PC_ROUND_END] = done
+        return done
+    flushed, free_at = buf_flush_lru(
+        g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, n, t
+    )
+    g[G_PC_LAST_PAGES] += flushed
+    return _after_lru(g, frl, inst, knobs, free_at + PC_ROUND_BASE_US)
+
+
+@njit(cache=True, _nrt=False)
+def dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, n, t):
+    """cleaner.dispatch for a batch of IO_LRU writes held in the ring slots after its tail.
+
+    Same doublewrite batching, device calls and counters as dispatch; each ring_push writes
+    the frame back into the slot it is read from.
+    """
+    page = int(knobs[K_PAGE_SIZE])
+    dblwr = int(knobs[K_DBLWR])
+    chunk = int(knobs[K_DBLWR_PAGES])
+    cap = ring_frame.shape[0]
+    base = g[G_RING_TAIL]
+    s = t // 1_000_000
+    cursor = t
+    k = 0
+    while k < n:
+        m = min(chunk, n - k)
+        start = cursor
+        if dblwr == 1:
+            d = submit(g, knobs, out, cursor, m * page, True)
+            start = fsync(g, knobs, out, d)
+            if s < out.shape[0]:
+                out[s, C_DBLWR_PAGES] += m
+                out[s, C_DBLWR_WRITES] += 1
+        last = start
+        for j in range(k, k + m):
+            f = ring_frame[(base + j) % cap]
+            done = submit(g, knobs, out, start, page, True)
+            frl[f, L_IO_DONE] = done
+            ring_push(g, ring_frame, ring_done, f, done)
+            last = done
+        if last > inst[0, I_PEND_DONE]:
+            inst[0, I_PEND_DONE] = last
+        inst[0, I_PEND_LRU] += m
+        cursor = start if dblwr != 0 else cursor
+        k += m
+    return cursor + PC_PAGE_US * n
+
+
+@njit(cache=True, _nrt=False)
+def user_lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t):
+    """10.6 generation: a user thread's buf_flush_LRU(innodb_lru_flush_size).
+
+    Returns (pages written, time the thread continues). The batch is collected in the write
+    ring (in_ring), so that the access path keeps its signature.
+    """
+    flushed, _, free_at = ma_lru_batch(
+        g,
+        fr,
+        frl,
+        inst,
+        free_stack,
+        page_frame,
+        knobs,
+        out,
+        ring_frame,
+        ring_done,
+        ring_frame,
+        int(knobs[K_LRU_FLUSH_SIZE]),
+        t,
+        True,
+    )
+    inst[0, I_TRY_LRU_SCAN] = 1
+    if flushed > 0:
+        g[G_MA_LRU_BUSY] = last_write_done(g, ring_done)
+        s = t // 1_000_000
+        if s < out.shape[0]:
+            out[s, C_USER_LRU] += flushed
+    return flushed, free_at

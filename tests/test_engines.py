@@ -1,0 +1,146 @@
+"""Engines in the knob spec (issue 3): MySQL 8.0, MariaDB 10.6 generation, MariaDB 10.11.
+
+Each engine has its own defaults and ranges; a knob an engine lacks is an error naming the
+engine; knobs MariaDB dropped with its single buffer pool are accepted and ignored with a
+warning; `--engine` on the CLI and `engine =` in presets pick the engine.
+"""
+
+import warnings
+
+import pytest
+
+import flushsim as fs
+from flushsim import cli, params
+from flushsim.kernels import layout
+from flushsim.run import kernel_inputs
+
+MARIADB = ("mariadb-10.6", "mariadb-10.11")
+
+
+def test_engines_are_listed():
+    assert params.ENGINES == ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+
+
+@pytest.mark.parametrize("engine", MARIADB)
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("innodb_lru_scan_depth", 1536),
+        ("innodb_max_dirty_pages_pct_lwm", 0.0),
+        ("innodb_max_dirty_pages_pct", 90.0),
+        ("innodb_log_file_size", 96 * 1024 * 1024),
+        ("innodb_buffer_pool_instances", 1),
+        ("innodb_page_cleaners", 1),
+        ("innodb_lru_flush_size", 32),
+        ("innodb_io_capacity", 200),
+        ("innodb_io_capacity_max", 2000),
+        ("innodb_adaptive_flushing_lwm", 10),
+        ("innodb_doublewrite", "ON"),
+    ],
+)
+def test_mariadb_defaults(engine, name, default):
+    assert fs.Scenario(engine=engine)[name] == default
+
+
+@pytest.mark.parametrize("engine", MARIADB)
+def test_mariadb_ranges(engine):
+    p = params.get("innodb_lru_flush_size", engine)
+    assert (p.min, p.max) == (1, 2**64 - 1)
+    assert params.get("innodb_io_capacity", engine).max == 2**32 - 1
+    assert params.get("innodb_buffer_pool_size", engine).max == 2**63 - 1
+    with pytest.raises(ValueError, match=r"innodb_lru_flush_size=0 is out of range"):
+        fs.Scenario(engine=engine, knobs={"innodb_lru_flush_size": 0})
+    with pytest.raises(ValueError, match="innodb_doublewrite.*one of ON, OFF$"):
+        fs.Scenario(engine=engine, knobs={"innodb_doublewrite": "DETECT_ONLY"})
+
+
+def test_mysql_keeps_its_own_defaults():
+    sc = fs.Scenario()
+    assert sc["innodb_lru_scan_depth"] == 1024
+    assert sc["innodb_max_dirty_pages_pct_lwm"] == 10.0
+    assert "innodb_lru_flush_size" not in sc.values
+
+
+@pytest.mark.parametrize(
+    ("engine", "knob", "value"),
+    [
+        ("mysql-8.0", "innodb_lru_flush_size", 64),
+        ("mariadb-10.6", "innodb_idle_flush_pct", 50),
+        ("mariadb-10.11", "innodb_redo_log_capacity", "1G"),
+        ("mariadb-10.11", "innodb_doublewrite_pages", 64),
+        ("mariadb-10.6", "innodb_page_cleaner_disabled_debug", True),
+    ],
+)
+def test_a_knob_the_engine_lacks_is_rejected_naming_the_engine(engine, knob, value):
+    with pytest.raises(ValueError, match=f"{knob} is not a {engine} setting"):
+        fs.Scenario(engine=engine, knobs={knob: value})
+    with pytest.raises(ValueError, match=f"{knob} is not a {engine} setting"):
+        fs.Scenario(engine=engine).at(5, **{knob: value})
+
+
+@pytest.mark.parametrize("engine", MARIADB)
+@pytest.mark.parametrize("knob", ["innodb_page_cleaners", "innodb_buffer_pool_instances"])
+def test_single_pool_knobs_are_accepted_ignored_and_warned(engine, knob):
+    with pytest.warns(params.FlushsimWarning, match=f"{knob} has no effect on MariaDB"):
+        sc = fs.Scenario(engine=engine, knobs={knob: 8, "innodb_buffer_pool_size": "1G"})
+    assert sc[knob] == 1
+    # the kernel sees one instance and one cleaner
+    ki = kernel_inputs(sc)
+    assert ki.knobs[layout.K_INSTANCES] == 1 and ki.knobs[layout.K_CLEANERS] == 1
+    with pytest.raises(ValueError, match="out of range"):
+        fs.Scenario(engine=engine, knobs={knob: 1000})
+
+
+def test_engine_code_reaches_the_kernel():
+    for engine, code in layout.ENGINE_CODES.items():
+        ki = kernel_inputs(fs.Scenario(engine=engine))
+        assert ki.knobs[layout.K_ENGINE] == code
+
+
+def test_switching_engine_with_replace():
+    sc = fs.Scenario(knobs={"innodb_io_capacity": 1000})
+    maria = sc.replace(engine="mariadb-10.11")
+    assert maria["innodb_io_capacity"] == 1000 and maria["innodb_lru_scan_depth"] == 1536
+    with pytest.raises(ValueError, match="not a mysql-8.0 setting"):
+        maria.replace(innodb_lru_flush_size=64).replace(engine="mysql-8.0")
+
+
+def test_knobs_command_lists_engine_defaults(capsys):
+    assert cli.main(["knobs", "--engine", "mariadb-10.11"]) == 0
+    text = capsys.readouterr().out
+    assert "innodb_lru_flush_size" in text and "1536" in text
+    assert "innodb_redo_log_capacity" not in text
+
+
+def test_cli_run_engine_option(tmp_path, capsys):
+    out = tmp_path / "run.csv"
+    status = cli.main(
+        ["run", "default", "--engine", "mariadb-10.11", "--seconds", "2", "--out", str(out)]
+    )
+    assert status == 0, capsys.readouterr().err
+    assert out.exists()
+    with pytest.raises(SystemExit):
+        cli.main(["run", "default", "--engine", "oracle-23"])
+
+
+def test_cli_engine_with_a_knob_it_lacks(capsys):
+    status = cli.main(
+        ["run", "default", "--engine", "mysql-8.0", "--set", "innodb_lru_flush_size=64"]
+    )
+    assert status == 2
+    assert "innodb_lru_flush_size is not a mysql-8.0 setting" in capsys.readouterr().err
+
+
+def test_preset_engine_key(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        'name = "p"\nengine = "mariadb-10.6"\nseconds = 5\n[knobs]\ninnodb_lru_flush_size = 512\n'
+    )
+    sc = fs.presets.load(path)
+    assert sc.engine == "mariadb-10.6" and sc["innodb_lru_flush_size"] == 512
+
+
+def test_no_warning_for_plain_mariadb_scenario():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", params.FlushsimWarning)
+        fs.Scenario(engine="mariadb-10.11", knobs={"innodb_lru_flush_size": 4096})
