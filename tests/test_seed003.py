@@ -1,0 +1,176 @@
+"""Seed 003 (mysqlonarm.github.io): io_capacity and innodb_lru_flush_size on an IO-bound MariaDB.
+
+sysbench-like one-row updates, 512 threads, uniform access, the pool holding 50 % of the data,
+MariaDB 10.6.3 (presets `seed003-io-capacity` and `seed003-lru-flush-size`; how they are scaled is
+in the preset comments). The article's claims, one test each:
+- io_capacity 1K/2K: throughput drops "close to 0 (actual values are around 100-500 range) as
+  dirty pages hit the threshold" (innodb_max_dirty_pages_pct = 90), from tens of thousands;
+- 12K/24K: "There is an improvement but still, the performance is not consistent";
+- 12K/24K, innodb_lru_flush_size 32 -> 512 -> 1024 -> 2048 -> 4096: throughput rises and jitter
+  falls up to 2048 (ARM) or 1024 (x86), then no further gain;
+- (issue #3) on mariadb-10.11 the knob changes nothing.
+
+Measures, stated once. Per-second `sim_tps` after a WARM_UP_S warm-up (the cold pool's free
+pages give an early peak; it is full and past 90 % dirty by about 5 s). "Peak" is the largest
+second of the whole run, as on the article's charts. Jitter = coefficient of variation (std /
+mean) of the per-second sim_tps after the warm-up; the article has no number for it, only its
+charts. Seed-to-seed noise (seeds 1 and 2, measured): tps mean within 0.5 %, CV within 0.02.
+
+Tolerances:
+- collapse: the worst second after warm-up is at most 5 % of the peak (the article: 100-500
+  from tens of thousands, i.e. 1-2 %; 5 % is loose because the charts are lost);
+- 12K/24K higher: mean at least 2 % above 1K/2K (4x the seed noise; the article gives no figure);
+- oscillates: CV at least 0.15 and the worst second below 60 % of the mean ("a wide range of
+  performance fluctuations");
+- lru_flush_size throughput: the better of 1024/2048 at least 2 % above 32 (4x the noise); 4096
+  within 5 % of it ("increasing it beyond that doesn't help"; x86 lost a little at 2048);
+- lru_flush_size jitter: CV at the better of 1024/2048 at most 0.8 x CV at 32, and CV at 4096
+  within 0.05 of CV at 2048 (flat; 2.5x the seed noise);
+- 10.11: every step within max(2 x seed spread, 0.5 %) of the 32 step's mean, and within
+  max(2 x seed spread, 0.01) of its CV.
+
+What the model does not reproduce is marked xfail(strict=True) with the measured numbers.
+"""
+
+import polars as pl
+import pytest
+
+import flushsim as fs
+
+WARM_UP_S = 30
+SIZES = (32, 512, 1024, 2048, 4096)
+IOC_12K = 12_000, 24_000
+
+
+def dirty_pct(series):
+    pool = pl.col("buffer_pool_pages_data") + pl.col("buffer_pool_pages_free")
+    return series.select(100 * pl.col("buffer_pool_pages_dirty") / pool).to_series()
+
+
+def settled(run):
+    return run.series.filter(pl.col("time_s") >= WARM_UP_S)
+
+
+def stats(run):
+    """(mean, CV, min) of per-second sim_tps after the warm-up, and the whole run's peak."""
+    tps = settled(run)["sim_tps"]
+    return tps.mean(), tps.std() / tps.mean(), tps.min(), run.series["sim_tps"].max()
+
+
+def spread(a, b):
+    return abs(a - b) / max(a, b)
+
+
+@pytest.fixture(scope="module")
+def low():
+    """seed003-io-capacity: io_capacity 1K/2K, mariadb-10.6."""
+    return fs.simulate(fs.presets.get("seed003-io-capacity"))
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    """seed003-lru-flush-size on mariadb-10.6: {innodb_lru_flush_size: run}."""
+    base = fs.presets.get("seed003-lru-flush-size")
+    return {n: fs.simulate(base.replace(innodb_lru_flush_size=n)) for n in SIZES}
+
+
+@pytest.fixture(scope="module")
+def sweep_1011():
+    """The same on mariadb-10.11 at 32, 1024 and 4096, and 32 again with seed 2 (the noise)."""
+    base = fs.presets.get("seed003-lru-flush-size").replace(engine="mariadb-10.11")
+    runs = {n: fs.simulate(base.replace(innodb_lru_flush_size=n)) for n in (32, 1024, 4096)}
+    return runs, fs.simulate(base, seed=2)
+
+
+def test_the_presets_are_the_articles_setup():
+    a = fs.presets.get("seed003-io-capacity")
+    b = fs.presets.get("seed003-lru-flush-size")
+    for sc in (a, b):
+        k = sc.knobs
+        assert sc.engine == "mariadb-10.6"
+        assert k["threads"] == 512 and k["workload"] == "uniform"
+        assert k["innodb_max_dirty_pages_pct"] == 90
+        # the pool holds 50 % of the data (4 GiB of 16 KiB pages over 68-row pages)
+        assert k["table_rows"] // k["rows_per_page"] == 2 * (4 << 30) // 16384
+    assert (a.knobs["innodb_io_capacity"], a.knobs["innodb_io_capacity_max"]) == (1000, 2000)
+    assert (b.knobs["innodb_io_capacity"], b.knobs["innodb_io_capacity_max"]) == IOC_12K
+    assert b.knobs["innodb_lru_flush_size"] == 32
+
+
+def test_dirty_pages_reach_max_dirty_pages_pct_at_1k(low):
+    # the precondition of the collapse: the 1K/2K flush-list budget cannot keep up
+    assert dirty_pct(settled(low)).max() >= 90
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "no collapse: at 1K/2K flushsim holds 43,900 trx/s (CV 0.02, worst second 40,700 = 36 % "
+        "of the 114,300 cold-pool peak) with 97-99 % of the pool dirty; the article has 100-500. "
+        "Nothing in the model throttles user threads at innodb_max_dirty_pages_pct: once the free "
+        "list is empty they run innodb_lru_flush_size batches (17,100 pages/s) plus the page "
+        "cleaner's LRU passes (MDEV-33053, modelled for the whole 10.6 engine; 10.6.3 had none), "
+        "and LRU writes ignore io_capacity. What made 10.6.3 stall (its older "
+        "buf_LRU_get_free_block / buf_flush_LRU path) is not in the model (innodb-flushing.md 3.3: "
+        "older buf0flu.cc unverified). Same with a 95K or 130K IOPS device and a 256M pool."
+    ),
+)
+def test_throughput_collapses_at_1k_when_dirty_pages_hit_the_threshold(low):
+    mean, cv, worst, peak = stats(low)
+    s = settled(low).with_columns(dirty=dirty_pct(settled(low)))
+    at_threshold = s.filter(pl.col("dirty") >= 90)["sim_tps"]
+    assert len(at_threshold) > 0
+    assert at_threshold.min() <= 0.05 * peak, (mean, cv, worst, peak)
+
+
+def test_12k_is_higher_on_average_than_1k(low, sweep):
+    at_1k, at_12k = stats(low)[0], stats(sweep[32])[0]
+    assert at_12k >= 1.02 * at_1k, (at_1k, at_12k)
+
+
+def test_12k_still_oscillates(sweep):
+    mean, cv, worst, _ = stats(sweep[32])
+    assert cv >= 0.15, cv
+    assert worst <= 0.6 * mean, (worst, mean)
+    # the swings happen with the pool at or over innodb_max_dirty_pages_pct (the article: "the
+    # drop ... is coming from dirty page hitting threshold")
+    assert dirty_pct(settled(sweep[32])).max() >= 90
+
+
+def test_lru_flush_size_raises_throughput_up_to_1024_2048_then_flattens(sweep):
+    tps = {n: stats(sweep[n])[0] for n in SIZES}
+    best = max(tps[1024], tps[2048])
+    assert best >= 1.02 * tps[32], tps
+    assert tps[4096] == pytest.approx(best, rel=0.05), tps
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "jitter falls but does not flatten: CV of per-second tps 0.365 (32), 0.286 (512), 0.287 "
+        "(1024), 0.259 (2048), 0.110 (4096); the largest fall is 2048 -> 4096, where the article "
+        "sees no further gain. In the model a user batch ends at innodb_lru_scan_depth (1536) free "
+        "pages or innodb_lru_flush_size pages freed, and the ~27 s swings come from the page "
+        "cleaner's LRU passes of up to innodb_io_capacity_max = 24,000 pages, written ahead of the "
+        "clock and freed only on completion (free list up to 23,800 pages, then empty again); only "
+        "at 4096 do user batches (20,500 pages/s) take over from them. The article's 10.6.3 "
+        "cleaner did no LRU flushing, so its batch sizes were the only lever."
+    ),
+)
+def test_lru_flush_size_lowers_jitter_up_to_1024_2048_then_flattens(sweep):
+    cv = {n: stats(sweep[n])[1] for n in SIZES}
+    assert min(cv[1024], cv[2048]) <= 0.8 * cv[32], cv
+    assert cv[4096] == pytest.approx(cv[2048], abs=0.05), cv
+
+
+def test_lru_flush_size_changes_nothing_on_1011(sweep_1011):
+    runs, other_seed = sweep_1011
+    mean32, cv32, _, _ = stats(runs[32])
+    mean_s2, cv_s2, _, _ = stats(other_seed)
+    tps_tol = max(2 * spread(mean32, mean_s2), 0.005)
+    cv_tol = max(2 * abs(cv32 - cv_s2), 0.01)
+    for n, run in runs.items():
+        assert run.series["sim_user_LRU_batch_pages"].sum() == 0, n
+        mean, cv, _, _ = stats(run)
+        assert spread(mean, mean32) <= tps_tol, (n, mean, mean32, tps_tol)
+        assert abs(cv - cv32) <= cv_tol, (n, cv, cv32, cv_tol)
