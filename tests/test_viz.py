@@ -195,3 +195,23 @@ def test_explorer_engine_switch_enables_lru_flush_size_and_engine_defaults(monke
     ex.engine_picker.value = "mariadb-10.11"
     assert "innodb_redo_log_capacity is not a mariadb-10.11 setting" in ex.messages.value
     assert "ready" in ex.status.value
+
+
+def test_preview_is_the_head_of_the_full_run():
+    # the explorer sends a run's first seconds ahead of the rest: they must be the same numbers
+    from flushsim.viz.explorer import PREVIEW_S
+
+    for name in ("default", "seed001-lru-burst"):
+        sc = fs.presets.get(name).replace(seconds=3 * PREVIEW_S)
+        head = fs.simulate(sc.replace(seconds=PREVIEW_S)).series
+        assert head.equals(fs.simulate(sc).series.head(PREVIEW_S)), name
+
+
+def test_autoplay_rerun_ends_with_the_whole_run_drawn(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=True)
+    ex.set(innodb_io_capacity=400)
+    n = ex.run.series.height
+    assert n == 20  # FLUSHSIM_FAST: longer than two previews, so a preview was sent first
+    assert len(ex.sources["pool"].data["time_s"]) == n == ex.figs.clock.end
+    assert ex.figs.play.active and ex.figs.clock.value == 0

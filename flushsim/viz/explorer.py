@@ -66,6 +66,9 @@ def _tooltip(p: params.Param) -> str:
     return f"{p.name}: {p.doc} Unit: {p.unit}. Server default {default}; valid {p.range_text()}."
 
 
+PREVIEW_S = 8  # simulated seconds sent ahead of the rest of a run while the animation starts
+
+
 def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
     """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
 
@@ -311,13 +314,23 @@ class Explorer:
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
     def rerun(self) -> None:
-        """Simulate the current settings and redraw (restarting the animation)."""
+        """Simulate the current settings and redraw (restarting the animation).
+
+        When animating, the first PREVIEW_S seconds are simulated and sent first (a run's first
+        seconds do not depend on its length: same config and seed, same numbers), so the
+        figures start moving while the rest is computed; the animation needs 60 ms per
+        simulated second to reach the preview's end, the whole run takes a few ms per second.
+        """
         self._status("running…", "#b36b00")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", params.FlushsimWarning)
                 sc = self.scenario_now()
                 t0 = time.perf_counter()
+                previewed = self.autoplay and sc.seconds > 2 * PREVIEW_S
+                if previewed:
+                    self.run = simulate(sc.replace(seconds=PREVIEW_S))
+                    self._draw(seconds=sc.seconds)
                 run = simulate(sc)
                 self.last_run_s = time.perf_counter() - t0
         except ValueError as exc:
@@ -330,19 +343,26 @@ class Explorer:
             for k in self._dropped
         ]
         self.messages.value = "<br>".join(f"<i>server adjustment:</i> {m}" for m in notes)
-        self._draw()
+        self._draw(restart=not previewed)
         self._status("ready", "#2a7f2a")
 
-    def _draw(self) -> None:
+    def _draw(self, seconds: int | None = None, restart: bool = True) -> None:
+        """Send self.run to the figures; `seconds` sizes the time axis (default: the run's).
+
+        With `restart` the animation starts over (or, without autoplay, shows the whole run);
+        without it the data is replaced under a running animation (the preview's completion).
+        """
         run = self.run
         data = figures.run_data(run, self.setting)
         self._regime_table = regime_changes(run)
         data["regimes"] = figures.regime_marks(run, self._regime_table)
         for key, src in self.sources.items():
             src.data = data[key]
-        seconds = run.series.height
-        figures.set_time_axis(self.figs, seconds)
         self.summary.value = self._summary_html()
+        if not restart:
+            return
+        seconds = seconds or run.series.height
+        figures.set_time_axis(self.figs, seconds)
         # The browser's player takes it from here: from second 0 when autoplaying.
         self.frame(0 if self.autoplay else seconds)
         self.figs.play.active = self.autoplay
