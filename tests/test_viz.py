@@ -73,7 +73,7 @@ def test_standalone_figures_are_fully_revealed(default_run):
     figs = figures.standalone(default_run)
     end = default_run.series.height
     assert figs.x_range.end == end == figs.clock.end == figs.clock.value
-    assert all(c.left >= end for c in figs.curtains)
+    assert list(figs.curtain.data["left"]) == [end]
     assert figs.regimes_text.text.count("<li>") == regime_changes(default_run).height
 
 
@@ -138,7 +138,7 @@ def test_explorer_unknown_control_names_the_controls(explorer):
 def test_explorer_frame_moves_the_player_and_lists_regimes_reached(explorer):
     explorer.frame(0)
     assert explorer.figs.clock.value == 0
-    assert all(c.left == 0 for c in explorer.figs.curtains)
+    assert list(explorer.figs.curtain.data["left"]) == [0]
     early = explorer.figs.regimes_text.text.count("<li>")
     end = explorer.run.series.height
     explorer.frame(end)

@@ -6,7 +6,7 @@ pause, time slider) and the regime changes in plain words under them.
 
 How it stays responsive (PITFALLS.md): sliders use `continuous_update=False`, so a drag runs one
 simulation on release; a run replaces each source's data in one assignment (one PATCH-DOC); the
-animation runs in the browser (figures.py: a CustomJS player moves the curtains), so the kernel
+animation runs in the browser (figures.py: a CustomJS player moves the curtain), so the kernel
 is free for the next knob change; the fill-factor slider only recomputes the wear figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`

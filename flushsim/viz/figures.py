@@ -7,11 +7,13 @@ Two layers, so the explorer can update data without rebuilding figures:
 - `build(sources, ...)` builds the linked figures over `ColumnDataSource`s with those names (and
   "<name>_base" twins for a pinned baseline, drawn dashed).
 
-Every figure shares one time axis (seconds). A "curtain" (a white box from the animation's
-current second to the right edge) reveals the curves progressively. The animation runs in the
-browser: a Bokeh play toggle and time slider move the curtains and list the regime changes
-reached through one CustomJS callback, so playing costs the kernel no messages (a kernel-driven
-animation queued 12 patches a frame and delayed the next knob change by seconds).
+Every figure shares one time axis (seconds). A "curtain" (a white strip from the animation's
+current second to the right edge, with a dotted line at its edge) reveals the curves
+progressively. The animation runs in the browser: a Bokeh play toggle and time slider move the
+curtain and list the regime changes reached through one CustomJS callback. All time figures draw
+their curtain from one shared ColumnDataSource, because jupyter_bokeh sends every property the
+browser changes back to the kernel: one source is one message per frame, where a curtain and a
+line per figure were twelve (and kept the kernel busy while the next knob change waited).
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import numpy as np
 import polars as pl
 from bokeh.layouts import column, gridplot, row
 from bokeh.models import (
-    BoxAnnotation,
     ColumnDataSource,
     CustomJS,
     Div,
@@ -33,7 +34,6 @@ from bokeh.models import (
     LinearAxis,
     Range1d,
     Slider,
-    Span,
     Toggle,
 )
 from bokeh.plotting import figure
@@ -43,6 +43,7 @@ from ..run import Run
 from .regimes import regime_changes
 
 MiB = 1024 * 1024
+CURTAIN_END = 1e9  # seconds: the curtain's right edge, beyond any run
 
 # Pages flushed per second by who flushed them (InnoDB's counters; single-page flushes by user
 # threads are flushsim's `sim_single_page_flushes`, InnoDB counts only their scans).
@@ -210,8 +211,7 @@ class Figures:
     """
 
     layout: object
-    curtains: list[BoxAnnotation]
-    now_lines: list[Span]
+    curtain: ColumnDataSource
     x_range: Range1d
     clock: Slider
     play: Toggle
@@ -256,26 +256,15 @@ def build(
     `base` holds a pinned run (same names with "_base"), drawn dashed and grey.
     """
     base = base or make_sources(empty_data(), "_base")
-    curtains: list[BoxAnnotation] = []
-    now_lines: list[Span] = []
     x = Range1d(0, 60, bounds=(0, None))
+    # One row: the animation's second (`left`); the strip runs from it past the axis' end.
+    curtain_src = ColumnDataSource({"left": [x.end], "right": [CURTAIN_END]}, name="curtain")
 
     def curtain(p):
-        # Hides what the animation has not reached yet; level "glyph" keeps axes on top.
-        c = BoxAnnotation(
-            left=x.end, fill_color="white", fill_alpha=1.0, line_alpha=0.0, level="glyph"
-        )
-        n = Span(
-            location=x.end,
-            dimension="height",
-            line_color="#555555",
-            line_dash="dotted",
-            line_width=1,
-        )
-        p.add_layout(c)
-        p.add_layout(n)
-        curtains.append(c)
-        now_lines.append(n)
+        # Hides what the animation has not reached yet: drawn after the curves, so on top;
+        # strips and spans span the whole height without touching the y range's auto-fit.
+        p.vstrip(x0="left", x1="right", source=curtain_src, fill_color="white", line_alpha=0.0)
+        p.vspan(x="left", source=curtain_src, line_color="#555555", line_dash="dotted")
 
     # Pool: free / clean / dirty pages.
     pool = _time_figure("Buffer pool pages", "pages", x)
@@ -516,11 +505,10 @@ def build(
     _finish(sd, "bottom_left")
 
     grid = gridplot([[pool, fl], [rd, wk], [wa, sd]], toolbar_location=None)
-    clock, play, text = _player(curtains, now_lines, cur.get("regimes"))
+    clock, play, text = _player(curtain_src, cur.get("regimes"))
     return Figures(
         layout=column(grid, row(play, clock), text),
-        curtains=curtains,
-        now_lines=now_lines,
+        curtain=curtain_src,
         x_range=x,
         clock=clock,
         play=play,
@@ -532,8 +520,7 @@ FRAME_MS = 60  # one simulated second per 60 ms of animation
 
 _REVEAL_JS = r"""
 const t = clock.value;
-for (const c of curtains) { c.left = t; }
-for (const n of lines) { n.location = t; }
+curtain.data = {left: [t], right: [curtain_end]};
 if (regimes !== null) {
     const at = regimes.data.at, text = regimes.data.text;
     const esc = s => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -562,12 +549,12 @@ if (play.active) {
 """
 
 
-def _player(curtains, now_lines, regimes):
+def _player(curtain, regimes):
     """The browser-side player: a play / pause toggle, a time slider and the regime list."""
     clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
     play = Toggle(label="play / pause", active=False, width=110, name="play")
     text = Div(text="", width=820, name="regimes_text")
-    args = dict(curtains=curtains, lines=now_lines, clock=clock, regimes=regimes, div=text)
+    args = dict(curtain=curtain, curtain_end=CURTAIN_END, clock=clock, regimes=regimes, div=text)
     clock.js_on_change("value", CustomJS(args=args, code=_REVEAL_JS))
     # A re-run sends new regimes while the clock may not move: list them again.
     if regimes is not None:
@@ -587,13 +574,10 @@ def set_time_axis(figs: Figures, seconds: float) -> None:
 def reveal(figs: Figures, t: float) -> None:
     """Show the curves up to second `t` (the animation's frame).
 
-    Sets the curtains here too, so that a document rendered from Python state (a standalone
+    Sets the curtain here too, so that a document rendered from Python state (a standalone
     file, a fresh view) starts at `t` before any browser callback has run.
     """
-    for c in figs.curtains:
-        c.left = t
-    for n in figs.now_lines:
-        n.location = t
+    figs.curtain.data = {"left": [t], "right": [CURTAIN_END]}
     figs.clock.value = min(max(t, figs.clock.start), figs.clock.end)
 
 
