@@ -11,11 +11,13 @@ Everything else is generated from this table: validation (`validate`), CLI parsi
 
 from __future__ import annotations
 
+import csv
 import difflib
 import math
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 MYSQL80 = "mysql-8.0"
 MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
@@ -135,6 +137,16 @@ def _removed(name: str, what: str) -> str:
         "option is gone from 10.6.0, so a real 10.6/10.11 server refuses it unless it is "
         f"written loose-{name}): flushsim ignores it"
     )
+
+
+def _device_names() -> tuple[str, ...]:
+    # The profile names only (flushsim.devices checks the whole catalog); devices imports this
+    # module, so the CSV's first column is read here directly.
+    path = Path(__file__).resolve().parent.parent / "data" / "devices.csv"
+    if not path.is_file():
+        return ()
+    with path.open(newline="", encoding="utf-8") as fh:
+        return tuple(row["name"] for row in csv.DictReader(fh))
 
 
 PARAMS: tuple[Param, ...] = (
@@ -429,6 +441,24 @@ PARAMS: tuple[Param, ...] = (
         engines=_ONLY_MYSQL,
         source=_MAN,
     ),
+    Param(
+        "innodb_flush_method",
+        "fsync",
+        None,
+        None,
+        "",
+        "How data and log files are opened and flushed: fsync and O_DSYNC write data through "
+        "the page cache; O_DIRECT bypasses it; O_DIRECT_NO_FSYNC also skips the data fsync.",
+        kind="enum",
+        choices=("fsync", "O_DSYNC", "O_DIRECT", "O_DIRECT_NO_FSYNC"),
+        dynamic=False,
+        source=_MAN + " (Unix default fsync; littlesync and nosync are for testing and not "
+        "modelled)",
+        variants=_maria(
+            default="O_DIRECT",
+            source="MariaDB documentation, innodb_flush_method: default O_DIRECT (from 10.6.0)",
+        ),
+    ),
     # ---------------------------------------------------------------- workload
     Param(
         "workload",
@@ -554,6 +584,20 @@ PARAMS: tuple[Param, ...] = (
     ),
     # ---------------------------------------------------------------- storage
     Param(
+        "device",
+        "custom",
+        None,
+        None,
+        "",
+        "A storage profile of data/devices.csv: sets the device_* knobs you do not set "
+        "yourself (custom: the device_* knobs alone).",
+        group="storage",
+        kind="enum",
+        choices=("custom", *_device_names()),
+        dynamic=False,
+        source="data/devices.csv (each row cites its datasheet or measurement)",
+    ),
+    Param(
         "device_iops",
         50_000,
         100,
@@ -603,6 +647,32 @@ PARAMS: tuple[Param, ...] = (
         1e7,
         "us",
         "Extra latency of an fsync.",
+        group="storage",
+        kind="float",
+        dynamic=False,
+    ),
+    Param(
+        "filesystem",
+        "xfs",
+        None,
+        None,
+        "",
+        "Filesystem of the data directory. ext4 (data=ordered): an fsync of a file written "
+        "through the page cache commits the journal and waits for other processes' dirty data; "
+        "ext4-dioread_nolock is ext4 mounted with that option. Default xfs (RHEL's default).",
+        group="storage",
+        kind="enum",
+        choices=("ext4", "ext4-dioread_nolock", "xfs"),
+        dynamic=False,
+    ),
+    Param(
+        "neighbour_write_mb_s",
+        0.0,
+        0.0,
+        100_000.0,
+        "MB/s",
+        "Buffered writes of another process on the same filesystem and device (seed 000's "
+        "image converter wrote 64 MB/s).",
         group="storage",
         kind="float",
         dynamic=False,
@@ -768,6 +838,12 @@ def validate(engine: str, values: Mapping[str, object]) -> dict[str, object]:
             out[p.name] = p.default
     for p in derived:
         out[p.name] = check_value(p, p.default(out))
+    if out.get("device", "custom") != "custom":
+        from .devices import knobs as device_knobs
+
+        for name, value in device_knobs(str(out["device"])).items():
+            if name not in values:  # a device_* knob set by hand wins over the profile
+                out[name] = check_value(mine[name], value)
     _apply_startup_rules(engine, out, set(values))
     return out
 

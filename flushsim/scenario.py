@@ -192,6 +192,10 @@ def encode(name: str, value: object) -> float:
         return float(layout.WORKLOADS.index(str(value)))
     if name == "innodb_doublewrite":
         return float(layout.DOUBLEWRITE[str(value)])
+    if name == "innodb_flush_method":
+        return float(layout.FLUSH_METHODS.index(str(value)))
+    if name == "filesystem":
+        return float(layout.FILESYSTEMS.index(str(value)))
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     return float(value)  # type: ignore[arg-type]

@@ -2,7 +2,8 @@
 
 Each scenario exercises other paths: LRU batches and single-page flushes (a table larger than
 the pool), sync flushing (a small redo log), idle flushing, the disabled page cleaner, timeline
-changes, every workload, two instances, each doublewrite mode.
+changes, every workload, two instances, each doublewrite mode, and the I/O path (journal
+commits forced by fsyncs behind a neighbour's writeback on ext4; O_DIRECT_NO_FSYNC).
 """
 
 import functools
@@ -80,6 +81,29 @@ SCENARIOS = {
         },
         seconds=3,
     ),
+    # the I/O path (issue 4): journal commits behind a neighbour's writeback, a skipped fsync
+    "ext4-fsync-neighbour": fs.Scenario(
+        knobs={
+            **BASE,
+            "table_rows": 150_000,
+            "filesystem": "ext4",
+            "innodb_flush_method": "fsync",
+            "neighbour_write_mb_s": 20.0,
+            "device_bandwidth_mb_s": 80.0,
+        },
+        seconds=7,
+    ),
+    "o-direct-no-fsync": fs.Scenario(
+        knobs={
+            **BASE,
+            "table_rows": 150_000,
+            "filesystem": "ext4",
+            "innodb_flush_method": "O_DIRECT_NO_FSYNC",
+            "innodb_doublewrite": "OFF",
+            "neighbour_write_mb_s": 5.0,
+        },
+        seconds=6,
+    ),
 }
 
 
@@ -100,6 +124,13 @@ MARIADB_SCENARIOS = {
             "device_iops": 2000,
         },
         "lwm-idle": {**BASE, "innodb_max_dirty_pages_pct_lwm": 10, "innodb_io_capacity": 100},
+        "ext4-fsync-neighbour": {
+            **BASE,
+            "table_rows": 150_000,
+            "filesystem": "ext4",
+            "innodb_flush_method": "fsync",
+            "neighbour_write_mb_s": 20.0,
+        },
     }.items()
 }
 MARIADB_SCENARIOS["mariadb-10.6-flush-size-and-stop"] = (
@@ -193,10 +224,14 @@ def test_scenarios_cover_the_flushing_paths():
             "buffer_pages_made_young",
             "innodb_dblwr_pages_written",
             "sim_redo_wait_ms",
+            "sim_neighbour_wkB_s",
+            "sim_journal_commits_forced",
         ):
             if out[:, layout.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
+        "sim_neighbour_wkB_s",
+        "sim_journal_commits_forced",
         "buffer_LRU_batch_flush_total_pages",
         "buffer_flush_adaptive_total_pages",
         "buffer_flush_sync_total_pages",

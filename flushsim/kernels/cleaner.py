@@ -45,6 +45,7 @@ from .layout import (
     F_INLRU,
     F_IO,
     F_PREV,
+    FILE_DBLWR,
     G_ACTIVITY,
     G_AF_INIT,
     G_AF_N_ITER,
@@ -184,14 +185,14 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, k
         if dblwr == 1:
             # one sequential write of the whole buffer, then fsync of the doublewrite file
             d = submit(g, knobs, out, cursor, m * page, True)
-            start = fsync(g, knobs, out, d)
+            start = fsync(g, knobs, out, d, FILE_DBLWR)
             if s < out.shape[0]:
                 out[s, C_DBLWR_PAGES] += m
                 out[s, C_DBLWR_WRITES] += 1
         elif dblwr == 2:
             # DETECT_ONLY: page metadata only (one small write), then fsync
             d = submit(g, knobs, out, cursor, 4096, True)
-            start = fsync(g, knobs, out, d)
+            start = fsync(g, knobs, out, d, FILE_DBLWR)
             if s < out.shape[0]:
                 out[s, C_DBLWR_PAGES] += m
                 out[s, C_DBLWR_WRITES] += 1

@@ -13,6 +13,31 @@ Simplifications (the storage issue refines them; keep this module replaceable):
 - iostat figures are attributed to the second in which an I/O is submitted.
 - Because write service starts are monotone and the write latency is fixed, asynchronous writes
   complete in submission order, so their completions sit in a FIFO ring.
+
+The filesystem and a neighbour process (issue 4; seed 000):
+- `innodb_flush_method` decides which files InnoDB writes through the page cache (the MySQL
+  manual: fsync and O_DSYNC: data and doublewrite files buffered; O_DIRECT and
+  O_DIRECT_NO_FSYNC: opened with O_DIRECT) and whether data files are fsynced at all
+  (O_DIRECT_NO_FSYNC skips it; the doublewrite file is still fsynced: not verified against the
+  source). A buffered write costs the same device time as a direct one: the page cache only
+  changes what an fsync waits for.
+- A neighbour process writes `neighbour_write_mb_s` of buffered data. Its dirty page-cache
+  bytes are written back at every journal commit: every 5 s (ext4's default commit=5; the same
+  period is assumed on xfs, where the kernel flusher does it) or when an fsync forces one.
+  Writeback is a background stream of 512 KiB requests with at most 16 in flight (Linux's
+  writeback throttling keeps background writes from filling the queue): the stream takes
+  device time from every other write, and a write that finds the device otherwise idle while
+  the stream runs waits for the requests in flight (16 x 512 KiB at the device's bandwidth).
+  Reads do not wait for it (separate NVMe queues; seed 000's r_await stayed at 0.15 ms) but
+  push it back. iostat attributes each stream request to the second it is submitted, as
+  scheduled when the stream is extended (later pushes are not re-attributed).
+- On ext4 (data=ordered, the default; dioread_nolock does not change it) an fsync of a file
+  written through the page cache commits the journal. Commits are serial and data=ordered makes
+  a commit wait for the neighbour's data dirtied since the last one: the fsync returns after the
+  stream has written it, one journal block and the device's flush (device_fsync_latency_us).
+  This is the ext3-style ordered flush; ext4's delayed allocation makes it smaller in practice
+  (only data whose blocks are allocated waits), so flushsim's figure is an upper bound. Files
+  opened with O_DIRECT and xfs never wait for the neighbour this way.
 """
 
 from __future__ import annotations
@@ -23,6 +48,8 @@ from .layout import (
     C_AQU,
     C_FSYNC_LAT,
     C_FSYNCS,
+    C_JBD_FORCED,
+    C_NB_WKB,
     C_R_AWAIT,
     C_R_S,
     C_RKB,
@@ -30,15 +57,33 @@ from .layout import (
     C_W_AWAIT,
     C_W_S,
     C_WKB,
+    ENG_MYSQL80,
+    FILE_DATA,
+    FILE_LOG,
+    FM_O_DIRECT_NO_FSYNC,
+    FM_O_DSYNC,
+    FS_XFS,
     G_DEV_BUSY,
     G_DEV_BUSY_READ,
+    G_JBD_LAST,
+    G_NB_DIRTY,
+    G_NB_LAST,
     G_RING_HEAD,
     G_RING_TAIL,
+    G_WB_END,
+    JBD_COMMIT_US,
+    JOURNAL_BLOCK,
     K_DEV_BW,
     K_DEV_FSYNC,
     K_DEV_IOPS,
     K_DEV_RLAT,
     K_DEV_WLAT,
+    K_ENGINE,
+    K_FLUSH_METHOD,
+    K_FS,
+    K_NB_MB_S,
+    WRITEBACK_CHUNK,
+    WRITEBACK_QD,
 )
 
 
@@ -50,21 +95,31 @@ def _second(out, t):
     return s
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _service(knobs, nbytes):
+    """Device time (us) of one I/O of `nbytes`: the IOPS or the bandwidth limit, whichever binds."""
+    per_op = 1e6 / knobs[K_DEV_IOPS]
+    per_byte = nbytes / (knobs[K_DEV_BW] * 1e6) * 1e6
+    return max(int(max(per_op, per_byte) + 0.5), 1)
+
+
 @njit(cache=True, _nrt=False)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
-    per_op = 1e6 / knobs[K_DEV_IOPS]
-    per_byte = nbytes / (knobs[K_DEV_BW] * 1e6) * 1e6
-    service = int(max(per_op, per_byte) + 0.5)
-    if service < 1:
-        service = 1
+    service = _service(knobs, nbytes)
     if is_write:
         start = max(now, g[G_DEV_BUSY])
+        if start == now and g[G_WB_END] > now:
+            # the device is busy only with the neighbour's writeback: wait for its requests
+            # in flight (a write queued behind other writes has already paid that wait)
+            start = now + min(WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK), g[G_WB_END] - now)
         g[G_DEV_BUSY] = start + service
     else:
         start = max(now, g[G_DEV_BUSY_READ])
         g[G_DEV_BUSY_READ] = start + service
         g[G_DEV_BUSY] = max(g[G_DEV_BUSY], now) + service
+    if g[G_WB_END] > now:
+        g[G_WB_END] += service  # the writeback stream is pushed back
     lat = knobs[K_DEV_WLAT] if is_write else knobs[K_DEV_RLAT]
     done = start + service + int(lat + 0.5)
     s = _second(out, now)
@@ -83,11 +138,84 @@ def submit(g, knobs, out, now, nbytes, is_write):
     return done
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def buffered(knobs, kind):
+    """Does InnoDB write file `kind` (FILE_DBLWR, FILE_DATA, FILE_LOG) through the page cache?"""
+    method = int(knobs[K_FLUSH_METHOD])
+    if kind == FILE_LOG and knobs[K_ENGINE] == ENG_MYSQL80:
+        return True  # the manual: O_DIRECT "uses fsync() to flush both the data and log files"
+    return method <= FM_O_DSYNC
+
+
 @njit(cache=True, _nrt=False)
-def fsync(g, knobs, out, now):
-    """An fsync issued at `now` (us): completes device_fsync_latency_us later."""
-    done = now + int(knobs[K_DEV_FSYNC] + 0.5)
+def neighbour_accrue(g, knobs, now):
+    """The neighbour's buffered writes up to `now` (us) become dirty page-cache bytes."""
+    if now > g[G_NB_LAST]:
+        g[G_NB_DIRTY] += int(knobs[K_NB_MB_S] * (now - g[G_NB_LAST]) + 0.5)  # MB/s x us = B
+        g[G_NB_LAST] = now
+
+
+@njit(cache=True, _nrt=False)
+def writeback(g, knobs, out, now):
+    """Append the neighbour's dirty bytes to the writeback stream at `now` (us).
+
+    Returns when the stream (this data and any still being written) is on the device. Request k
+    of the stream is submitted when request k - WRITEBACK_QD completes, which bounds its await.
+    """
+    nbytes = g[G_NB_DIRTY]
+    g[G_NB_DIRTY] = 0
+    g[G_JBD_LAST] = now
+    start = max(now, g[G_WB_END])
+    lat = int(knobs[K_DEV_WLAT] + 0.5)
+    if nbytes == 0 and start == now:
+        return now  # nothing dirty and the stream is idle
+    svc_full = _service(knobs, WRITEBACK_CHUNK)
+    while nbytes > 0:
+        n = min(nbytes, WRITEBACK_CHUNK)
+        svc = _service(knobs, n)
+        at = max(now, start - (WRITEBACK_QD - 1) * svc_full)
+        s = _second(out, at)
+        if s >= 0:
+            out[s, C_W_S] += 1
+            out[s, C_WKB] += n / 1024.0
+            out[s, C_NB_WKB] += n / 1024.0
+            out[s, C_W_AWAIT] += (start + svc + lat - at) / 1000.0
+            out[s, C_AQU] += (start + svc + lat - at) / 1e6
+            out[s, C_UTIL] += svc / 1e4
+        start += svc
+        nbytes -= n
+    g[G_WB_END] = start
+    return start + lat
+
+
+@njit(cache=True, _nrt=False)
+def periodic_commit(g, knobs, out, now):
+    """The journal's timed commit (every JBD_COMMIT_US): the neighbour's dirty data goes out."""
+    if knobs[K_NB_MB_S] <= 0.0:
+        return
+    neighbour_accrue(g, knobs, now)
+    if now - g[G_JBD_LAST] >= JBD_COMMIT_US:
+        writeback(g, knobs, out, now)
+
+
+@njit(cache=True, _nrt=False)
+def fsync(g, knobs, out, now, kind):
+    """An fsync of file `kind` issued at `now` (us); returns when it completes.
+
+    Data files under O_DIRECT_NO_FSYNC are not fsynced (returns `now`, counts nothing). A
+    buffered file on ext4 forces a journal commit that first writes the neighbour's dirty data.
+    """
+    if kind == FILE_DATA and int(knobs[K_FLUSH_METHOD]) == FM_O_DIRECT_NO_FSYNC:
+        return now
+    start = now
     s = _second(out, now)
+    if int(knobs[K_FS]) != FS_XFS and buffered(knobs, kind):
+        neighbour_accrue(g, knobs, now)
+        d = writeback(g, knobs, out, now)
+        start = submit(g, knobs, out, d, JOURNAL_BLOCK, True)
+        if s >= 0:
+            out[s, C_JBD_FORCED] += 1
+    done = start + int(knobs[K_DEV_FSYNC] + 0.5)
     if s >= 0:
         out[s, C_FSYNCS] += 1
         out[s, C_FSYNC_LAT] += (done - now) / 1000.0

@@ -97,7 +97,12 @@ G_MA_LRU_N = 37  # LRU budget of a pass that waits for pending writes first
 G_MA_LRU_BUSY = 38  # an LRU batch (buf_pool.n_flush_LRU) has writes in flight until (us)
 G_MA_WAKE_ACTIVITY = 39  # buf_pool.last_activity_count (page_cleaner_wakeup)
 G_MA_WAIT = 40  # set by a MariaDB user thread that must wait for a free page: until (us)
-N_G = 41
+# the I/O path (io.py): a neighbour process's buffered writes and the ext4 journal
+G_NB_LAST = 41  # neighbour's dirty page-cache bytes are accounted up to this time (us)
+G_NB_DIRTY = 42  # neighbour's dirty page-cache bytes not yet written back
+G_JBD_LAST = 43  # time of the last journal commit / writeback of the neighbour's data (us)
+G_WB_END = 44  # the neighbour's writeback stream occupies the device until (us)
+N_G = 45
 
 PH_TOP = 0  # the loop top, right after the wait
 PH_FURIOUS_DONE = 1  # furious batch written: fsync, checkpoint, clear the targets
@@ -110,6 +115,10 @@ PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
 PC_PAGE_US = 1  # sim constant: CPU time to dispatch one page write
 FREE_WAIT_SLEEP_US = 10_000  # buf_LRU_get_free_block: os_thread_sleep(10000)
 REDO_WAIT_POLL_US = 1_000  # sim constant: a thread waiting in log_free_check re-checks this often
+JBD_COMMIT_US = 5_000_000  # ext4 commit=5 (the default): the journal commits every 5 s
+WRITEBACK_CHUNK = 512 * 1024  # sim constant: bytes per writeback request (max_sectors_kb 512)
+WRITEBACK_QD = 16  # sim constant: writeback requests the block layer keeps in flight
+JOURNAL_BLOCK = 4096  # bytes of the journal commit block
 
 # globals (float64)
 GF_PAGE_AVG_RATE = 0  # Adaptive_flush page_avg_rate, pages/s
@@ -161,6 +170,10 @@ KNOBS = (
     "innodb_lru_flush_size",
     "innodb_log_file_size",
     "engine",
+    # appended for the I/O path (issue 4)
+    "innodb_flush_method",
+    "filesystem",
+    "neighbour_write_mb_s",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -207,6 +220,9 @@ K_DEV_FSYNC = KNOB_INDEX["device_fsync_latency_us"]
 K_LRU_FLUSH_SIZE = KNOB_INDEX["innodb_lru_flush_size"]
 K_LOG_FILE_SIZE = KNOB_INDEX["innodb_log_file_size"]
 K_ENGINE = KNOB_INDEX["engine"]
+K_FLUSH_METHOD = KNOB_INDEX["innodb_flush_method"]
+K_FS = KNOB_INDEX["filesystem"]
+K_NB_MB_S = KNOB_INDEX["neighbour_write_mb_s"]
 
 # The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
 # the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
@@ -226,6 +242,12 @@ ENG_MYSQL80, ENG_MARIADB106, ENG_MARIADB1011 = 0, 1, 2
 WORKLOADS = ("uniform", "zipf", "hotset", "sequential")
 WL_UNIFORM, WL_ZIPF, WL_HOTSET, WL_SEQUENTIAL = 0, 1, 2, 3
 DOUBLEWRITE = {"OFF": 0, "ON": 1, "DETECT_AND_RECOVER": 1, "DETECT_ONLY": 2}
+FLUSH_METHODS = ("fsync", "O_DSYNC", "O_DIRECT", "O_DIRECT_NO_FSYNC")
+FM_FSYNC, FM_O_DSYNC, FM_O_DIRECT, FM_O_DIRECT_NO_FSYNC = 0, 1, 2, 3
+FILESYSTEMS = ("ext4", "ext4-dioread_nolock", "xfs")
+FS_EXT4, FS_EXT4_NOLOCK, FS_XFS = 0, 1, 2
+# the file an fsync is for (io.fsync)
+FILE_DBLWR, FILE_DATA, FILE_LOG = 0, 1, 2
 
 # ---------------------------------------------------------------- timeline actions
 TL_SET = 0  # set knob tl_knob to tl_value
@@ -292,6 +314,10 @@ COLUMNS = (
     # MariaDB 10.6-generation: pages written by user threads' own LRU batches (also counted in
     # buffer_LRU_batch_flush_total_pages, as the server does)
     "sim_user_LRU_batch_pages",
+    # the I/O path: a neighbour process on the same device (pidstat kB_wr/s of that process),
+    # and journal commits that an fsync forced (ext4 data=ordered)
+    "sim_neighbour_wkB_s",
+    "sim_journal_commits_forced",
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
@@ -346,6 +372,8 @@ C_UTIL = COL["util_pct"]
 C_FSYNCS = COL["sim_fsyncs"]
 C_FSYNC_LAT = COL["sim_fsync_latency_ms"]
 C_USER_LRU = COL["sim_user_LRU_batch_pages"]
+C_NB_WKB = COL["sim_neighbour_wkB_s"]
+C_JBD_FORCED = COL["sim_journal_commits_forced"]
 
 # Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
 HIST_BUCKETS = 48 * 8

@@ -65,6 +65,8 @@ from .layout import (
     F_FPREV,
     F_IO,
     F_PREV,
+    FILE_DATA,
+    FILE_DBLWR,
     G_ACTIVITY,
     G_AF_N_ITER,
     G_AF_PREV_LSN,
@@ -503,7 +505,7 @@ def ma_page_cleaner_round(
         if s < out.shape[0]:
             out[s, C_SYNC] += n
         done = max(clock, last_write_done(g, ring_done))
-        done = fsync(g, knobs, out, done)  # fil_flush_file_spaces
+        done = fsync(g, knobs, out, done, FILE_DATA)  # fil_flush_file_spaces
         g[G_MA_PHASE] = PH_FURIOUS_DONE
         g[G_PC_ROUND_END] = done
         return max(done, t + 1)
@@ -687,7 +689,7 @@ def dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, n, t):
         start = cursor
         if dblwr == 1:
             d = submit(g, knobs, out, cursor, m * page, True)
-            start = fsync(g, knobs, out, d)
+            start = fsync(g, knobs, out, d, FILE_DBLWR)
             if s < out.shape[0]:
                 out[s, C_DBLWR_PAGES] += m
                 out[s, C_DBLWR_WRITES] += 1

@@ -138,6 +138,11 @@ class ReferenceSim(MariaDBMixin):
         self.activity = 0
         self.dev_busy_write = 0
         self.dev_busy_read = 0
+        # the neighbour process and the journal (io.py)
+        self.nb_last = 0
+        self.nb_dirty = 0
+        self.jbd_last = 0
+        self.wb_end = 0  # the writeback stream occupies the device until (us)
         # page cleaner coordinator
         self.pc_disabled = self.k.innodb_page_cleaner_disabled_debug != 0
         self.pc_loop_start = -1_000_000
@@ -180,17 +185,27 @@ class ReferenceSim(MariaDBMixin):
         return int(self.k.innodb_old_blocks_pct) * L.BUF_LRU_OLD_RATIO_DIV // 100
 
     # ------------------------------------------------------------------ device (io.py)
-    def submit(self, now: int, nbytes: int, is_write: bool) -> int:
+    def service(self, nbytes: int) -> int:
+        """Device time (us) of one I/O: the IOPS or the bandwidth limit, whichever binds."""
         per_op = 1e6 / self.k.device_iops
         per_byte = nbytes / (self.k.device_bandwidth_mb_s * 1e6) * 1e6
-        service = max(int(max(per_op, per_byte) + 0.5), 1)
+        return max(int(max(per_op, per_byte) + 0.5), 1)
+
+    def submit(self, now: int, nbytes: int, is_write: bool) -> int:
+        service = self.service(nbytes)
         if is_write:
             start = max(now, self.dev_busy_write)
+            if start == now and self.wb_end > now:
+                # only the neighbour's writeback is running: wait for its requests in flight
+                in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK)
+                start = now + min(in_flight, self.wb_end - now)
             self.dev_busy_write = start + service
         else:
             start = max(now, self.dev_busy_read)
             self.dev_busy_read = start + service
             self.dev_busy_write = max(self.dev_busy_write, now) + service
+        if self.wb_end > now:
+            self.wb_end += service
         lat = self.k.device_write_latency_us if is_write else self.k.device_read_latency_us
         done = start + service + int(lat + 0.5)
         s = now // 1_000_000
@@ -208,12 +223,61 @@ class ReferenceSim(MariaDBMixin):
             self.out[s, L.C_UTIL] += service / 1e4
         return done
 
-    def fsync(self, now: int) -> int:
-        done = now + int(self.k.device_fsync_latency_us + 0.5)
-        s = now // 1_000_000
-        if s < self.seconds:
-            self.out[s, L.C_FSYNCS] += 1
-            self.out[s, L.C_FSYNC_LAT] += (done - now) / 1000.0
+    def buffered(self, kind: int) -> bool:
+        """InnoDB writes file `kind` through the page cache (the manual's innodb_flush_method)."""
+        if kind == L.FILE_LOG and self.engine == L.ENG_MYSQL80:
+            return True
+        return int(self.k.innodb_flush_method) in (L.FM_FSYNC, L.FM_O_DSYNC)
+
+    def neighbour_accrue(self, now: int) -> None:
+        if now > self.nb_last:
+            self.nb_dirty += int(self.k.neighbour_write_mb_s * (now - self.nb_last) + 0.5)
+            self.nb_last = now
+
+    def writeback(self, now: int) -> int:
+        """Append the neighbour's dirty bytes to the throttled writeback stream (io.writeback)."""
+        nbytes, self.nb_dirty, self.jbd_last = self.nb_dirty, 0, now
+        start = max(now, self.wb_end)
+        lat = int(self.k.device_write_latency_us + 0.5)
+        if nbytes == 0 and start == now:
+            return now
+        svc_full = self.service(L.WRITEBACK_CHUNK)
+        while nbytes > 0:
+            n = min(nbytes, L.WRITEBACK_CHUNK)
+            svc = self.service(n)
+            at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
+            resp = start + svc + lat - at
+            self.count(at, L.C_W_S)
+            self.count(at, L.C_WKB, n / 1024.0)
+            self.count(at, L.C_NB_WKB, n / 1024.0)
+            self.count(at, L.C_W_AWAIT, resp / 1000.0)
+            self.count(at, L.C_AQU, resp / 1e6)
+            self.count(at, L.C_UTIL, svc / 1e4)
+            start += svc
+            nbytes -= n
+        self.wb_end = start
+        return start + lat
+
+    def periodic_commit(self, now: int) -> None:
+        if self.k.neighbour_write_mb_s <= 0.0:
+            return
+        self.neighbour_accrue(now)
+        if now - self.jbd_last >= L.JBD_COMMIT_US:
+            self.writeback(now)
+
+    def fsync(self, now: int, kind: int) -> int:
+        method = int(self.k.innodb_flush_method)
+        if kind == L.FILE_DATA and method == L.FM_O_DIRECT_NO_FSYNC:
+            return now
+        start = now
+        if int(self.k.filesystem) != L.FS_XFS and self.buffered(kind):
+            # ext4 data=ordered: the journal commit writes the neighbour's dirty data first
+            self.neighbour_accrue(now)
+            start = self.submit(self.writeback(now), L.JOURNAL_BLOCK, True)
+            self.count(now, L.C_JBD_FORCED)
+        done = start + int(self.k.device_fsync_latency_us + 0.5)
+        self.count(now, L.C_FSYNCS)
+        self.count(now, L.C_FSYNC_LAT, (done - now) / 1000.0)
         return done
 
     # ------------------------------------------------------------------ LRU list (buf0lru.cc)
@@ -381,7 +445,7 @@ class ReferenceSim(MariaDBMixin):
             start = cursor
             if dblwr != 0:
                 nbytes = len(part) * page if dblwr == 1 else 4096  # DETECT_ONLY: metadata
-                start = self.fsync(self.submit(cursor, nbytes, True))
+                start = self.fsync(self.submit(cursor, nbytes, True), L.FILE_DBLWR)
                 self.count(t, L.C_DBLWR_PAGES, len(part))
                 self.count(t, L.C_DBLWR_WRITES)
             last = start
@@ -682,8 +746,8 @@ class ReferenceSim(MariaDBMixin):
                 return True, t
             if f.io == L.IO_NONE:
                 if int(self.k.innodb_doublewrite) != 0:
-                    t = self.fsync(self.submit(t, page, True))
-                t = self.fsync(self.submit(t, page, True))
+                    t = self.fsync(self.submit(t, page, True), L.FILE_DBLWR)
+                t = self.fsync(self.submit(t, page, True), L.FILE_DATA)
                 self.buf_flush_remove(inst, f)
                 self.buf_LRU_free_page(inst, f)
                 self.count(t, L.C_SINGLE)
@@ -849,6 +913,7 @@ class ReferenceSim(MariaDBMixin):
             if self.writes_in_flight and self.writes_in_flight[0][0] <= min(t, boundary - 1):
                 self.complete_writes(min(t, boundary - 1))
             elif boundary <= t:
+                self.periodic_commit(boundary)
                 if self.engine == L.ENG_MYSQL80:
                     self.checkpoint()
                 self.sample_second(self.second)

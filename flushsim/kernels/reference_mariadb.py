@@ -259,7 +259,7 @@ class MariaDBMixin:
                 _, clock = self.buf_flush_LRU(int(self.k.innodb_io_capacity), clock)
             n, clock = self.ma_flush_list(iocmax, self.ma_sync, clock)
             self.count(t, L.C_SYNC, n)
-            done = self.fsync(max(clock, self.last_write_done()))
+            done = self.fsync(max(clock, self.last_write_done()), L.FILE_DATA)
             self.ma_phase = L.PH_FURIOUS_DONE
             self.pc_round_end = done
             return max(done, t + 1)

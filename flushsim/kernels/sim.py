@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
-from .io import fsync, ring_peek_done, submit
+from .io import fsync, periodic_commit, ring_peek_done, submit
 from .layout import (
     BUF_LRU_SEARCH_SCAN_THRESHOLD,
     C_AGE_ASYNC,
@@ -54,6 +54,8 @@ from .layout import (
     F_OLD,
     F_PAGE,
     F_PREV,
+    FILE_DATA,
+    FILE_DBLWR,
     FREE_BLOCK_MAX_ITERATIONS,
     FREE_WAIT_SLEEP_US,
     G_ACTIVITY,
@@ -330,9 +332,9 @@ def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t
         if fr[f, F_IO] == IO_NONE:
             if int(knobs[K_DBLWR]) != 0:
                 d = submit(g, knobs, out, t, page, True)
-                t = fsync(g, knobs, out, d)
+                t = fsync(g, knobs, out, d, FILE_DBLWR)
             d = submit(g, knobs, out, t, page, True)
-            t = fsync(g, knobs, out, d)
+            t = fsync(g, knobs, out, d, FILE_DATA)
             flush_list_remove(fr, frl, inst, i, f)
             evict(fr, inst, free_stack, page_frame, i, f, ratio)
             s = t // 1_000_000
@@ -859,6 +861,7 @@ def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ri
                 min(t, boundary - 1),
             )
         elif boundary <= t:
+            periodic_commit(g, knobs, out, boundary)
             if knobs[K_ENGINE] == ENG_MYSQL80:
                 checkpoint(g, frl, inst)  # MariaDB checkpoints after page-cleaner passes only
             sample_second(g, inst, knobs, out, g[G_SECOND])
