@@ -67,6 +67,19 @@ def _row(table, starts_with):
         (rp.below(1.5), 1.5, 1.5, False),
         (rp.exact(), 0, math.nan, False),
         (rp.relative(0.25), 100, math.nan, False),
+        (rp.absolute(5), 0, 5, True),  # the edge is inside
+        (rp.absolute(5), 0, -5, True),
+        (rp.absolute(5), 0, -5.01, False),
+        (rp.absolute(0.05), 0.1, 0.16, False),
+        (rp.absolute(0.05), 0, math.nan, False),
+        # a claim in words only (NaN article): bounds still apply, comparisons cannot
+        (rp.at_least(2), math.nan, 3, True),
+        (rp.at_least(2), math.nan, 1, False),
+        (rp.at_most(0.8), math.nan, 0.81, False),
+        (rp.below(60), math.nan, 59, True),
+        (rp.relative(0.1), math.nan, 1, False),
+        (rp.absolute(5), math.nan, 0, False),
+        (rp.exact(), math.nan, 0, False),
     ],
 )
 def test_rules(rule, article, value, ok):
@@ -79,6 +92,8 @@ def test_rule_texts():
     assert rp.at_least(4915.2, "60 % of the pool").text == "≥ 4,915 (60 % of the pool)"
     assert rp.at_most(81).text == "≤ 81"
     assert rp.below(1.5).text == "< 1.5"
+    assert rp.absolute(5, " points").text == "±5 points"
+    assert rp.absolute(0.05).text == "±0.05"
 
 
 def test_unknown_rule_kind_is_an_error():
@@ -173,6 +188,169 @@ def test_seed001_needs_the_seconds_after_the_burst(seed001):
     short = dataclasses.replace(seed001, series=seed001.series.filter(pl.col("time_s") <= 41))
     with pytest.raises(ValueError, match="time_s=42"):
         rp.seed001_table(short)
+
+
+# ------------------------------------------------------------------------------------ seed 003
+
+SEED003_S = 60  # the test suite's run length (FLUSHSIM_FAST), on which lesson 03 asserts in CI
+
+
+@pytest.fixture(scope="module")
+def seed003():
+    """(io_runs, 10.6 sweep at 32/1024/2048/4096, 10.11 sweep at 32/4096), 60 s runs."""
+    io = rp.seed003_io_capacity_runs(seconds=SEED003_S)
+    s6 = rp.seed003_lru_flush_size_runs(
+        sizes=(32, 1024, 2048, 4096), seconds=SEED003_S, done={32: io["12K/24K"]}
+    )
+    s11 = rp.seed003_lru_flush_size_runs("mariadb-10.11", sizes=(32, 4096), seconds=SEED003_S)
+    return io, s6, s11
+
+
+def test_seed003_seconds_honours_flushsim_fast(monkeypatch):
+    full = fs.presets.get("seed003-lru-flush-size").seconds
+    assert full > rp.SEED003_FAST_SECONDS > rp.SEED003_WARM_UP_S
+    monkeypatch.delenv("FLUSHSIM_FAST", raising=False)
+    assert rp.seed003_seconds() == full
+    assert rp.seed003_seconds(200) == 200
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    assert rp.seed003_seconds() == rp.SEED003_FAST_SECONDS
+    assert rp.seed003_seconds(200) == rp.SEED003_FAST_SECONDS
+    assert rp.seed003_seconds(45) == 45
+
+
+def test_seed003_runs_are_shortened_under_flushsim_fast(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    monkeypatch.setattr(rp, "SEED003_FAST_SECONDS", 3)  # a cheap run
+    runs = rp.seed003_lru_flush_size_runs("mariadb-10.11", sizes=(32,))
+    assert runs[32].series.height == 3
+    assert runs[32].scenario.engine == "mariadb-10.11"
+
+
+def test_seed003_runs_are_the_experiment(seed003):
+    io, s6, s11 = seed003
+    low, mid = io["1K/2K"].scenario, io["12K/24K"].scenario
+    assert (low["innodb_io_capacity"], low["innodb_io_capacity_max"]) == (1000, 2000)
+    assert (mid["innodb_io_capacity"], mid["innodb_io_capacity_max"]) == (12_000, 24_000)
+    assert low["innodb_lru_flush_size"] == mid["innodb_lru_flush_size"] == 32
+    for engine, sweep in (("mariadb-10.6", s6), ("mariadb-10.11", s11)):
+        for n, run in sweep.items():
+            assert run.scenario.engine == engine
+            assert run.scenario["innodb_lru_flush_size"] == n
+            assert run.series.height == SEED003_S
+    assert s6[32] is io["12K/24K"]  # reused, not run again
+
+
+def test_seed003_done_must_be_the_sweeps_step(seed003):
+    io, _, _ = seed003
+    with pytest.raises(ValueError, match=r"done\[32\] is not this sweep's step"):
+        rp.seed003_lru_flush_size_runs(sizes=(32,), seconds=SEED003_S, done={32: io["1K/2K"]})
+    with pytest.raises(ValueError, match=r"done\[32\]"):  # another length is another run
+        rp.seed003_lru_flush_size_runs(sizes=(32,), seconds=50, done={32: io["12K/24K"]})
+
+
+def test_seed003_stats_follow_the_series(seed003):
+    run = seed003[0]["12K/24K"]
+    st = rp.seed003_stats(run)
+    tps = run.series.filter(pl.col("time_s") >= rp.SEED003_WARM_UP_S)["sim_tps"]
+    assert st["tps_mean"] == pytest.approx(tps.mean())
+    assert st["tps_cv"] == pytest.approx(tps.std() / tps.mean())
+    assert st["tps_worst"] == tps.min() <= st["tps_mean"] <= st["tps_peak"]
+    assert st["tps_peak"] == run.series["sim_tps"].max()
+    assert st["worst_pct_of_peak"] == pytest.approx(100 * st["tps_worst"] / st["tps_peak"])
+    assert st["user_lru_pages_per_s"] + st["cleaner_lru_pages_per_s"] == pytest.approx(
+        st["lru_pages_per_s"]
+    )
+    assert 0 < st["dirty_pct_max"] <= 100
+    # the warm-up matters: the cold pool's first seconds are far above the settled mean
+    assert rp.seed003_stats(run, warm_up_s=1)["tps_mean"] > st["tps_mean"]
+    # a second without a transaction after the warm-up is counted and is the worst
+    stalled = rp.seed003_stats(_tampered(run, 40, "sim_tps", 0))
+    assert (stalled["zero_seconds"], stalled["tps_worst"]) == (st["zero_seconds"] + 1, 0)
+
+
+def test_seed003_stats_need_seconds_after_the_warm_up(seed003):
+    run = seed003[0]["1K/2K"]
+    short = dataclasses.replace(run, series=run.series.filter(pl.col("time_s") <= 30))
+    with pytest.raises(ValueError, match="warm_up_s=30"):
+        rp.seed003_stats(short)
+
+
+def test_seed003_lru_flush_size_table(seed003):
+    _, s6, s11 = seed003
+    table = rp.seed003_lru_flush_size_table(s6, s11)
+    assert table.height == len(s6) + len(s11)
+    assert table["engine"].to_list() == ["mariadb-10.6"] * 4 + ["mariadb-10.11"] * 2
+    assert table["innodb_lru_flush_size"].to_list() == [32, 1024, 2048, 4096, 32, 4096]
+    for row in table.iter_rows(named=True):
+        sweep = s6 if row["engine"] == "mariadb-10.6" else s11
+        st = rp.seed003_stats(sweep[row["innodb_lru_flush_size"]])
+        assert row["tps_mean"] == st["tps_mean"] and row["tps_cv"] == st["tps_cv"]
+        base = rp.seed003_stats(sweep[32])["tps_mean"]
+        assert row["tps_change_pct"] == pytest.approx(100 * (st["tps_mean"] / base - 1))
+        assert row["pages_per_thread"] == row["innodb_lru_flush_size"] / 512
+    old = table.filter(pl.col("engine") == "mariadb-10.6")
+    new = table.filter(pl.col("engine") == "mariadb-10.11")
+    # 10.6: bigger batches, more of the LRU written by the user threads, less by the cleaner
+    assert old["user_lru_pages_per_s"].is_sorted() and old["user_lru_pages_per_s"][0] > 0
+    assert old["cleaner_lru_pages_per_s"].is_sorted(descending=True)
+    # 10.11: user threads never flush, and the knob changes nothing
+    assert (new["user_lru_pages_per_s"] == 0).all()
+    assert new["tps_change_pct"].to_list() == [0, 0]
+    # without a 32-page run there is nothing to compare with
+    alone = rp.seed003_lru_flush_size_table({4096: s6[4096]})
+    assert alone["tps_change_pct"].to_list() == [None]
+    with pytest.raises(ValueError, match="key 2048"):
+        rp.seed003_lru_flush_size_table({2048: s6[4096]})
+
+
+def test_seed003_table_reproduces_what_the_lesson_says(seed003):
+    table = rp.seed003_table(*seed003)
+    assert table.columns == COLUMNS
+    assert table.height == 12
+    not_reproduced = ("1K/2K: worst second", "lru_flush_size: CV at 4096 minus CV at 2048")
+    known = pl.any_horizontal([pl.col("quantity").str.starts_with(q) for q in not_reproduced])
+    assert table.filter(~known)["ok"].all(), table.filter(~known & ~pl.col("ok"))
+    assert table.filter(known).height == 2
+    # claims in words only have no article number; the rule is then a bound
+    words = table.filter(pl.col("article").is_nan())
+    assert words.height == 5
+    assert all(t.startswith(("≥", "≤")) for t in words["tolerance"])
+
+
+def test_seed003_table_ok_follows_the_numbers(seed003):
+    io, s6, s11 = seed003
+    # a second without a transaction after the warm-up is the article's collapse
+    collapsed = {**io, "1K/2K": _tampered(io["1K/2K"], 45, "sim_tps", 0)}
+    row = _row(rp.seed003_table(collapsed, s6, s11), "1K/2K: worst second")
+    assert (row["flushsim"], row["ok"]) == (0, True)
+    # one page written by a 10.11 user thread breaks the "no effect" row, and only that one
+    one = s11[4096].series.with_columns(
+        pl.when(pl.col("time_s") == 40)
+        .then(1)
+        .otherwise(pl.col("sim_user_LRU_batch_pages"))
+        .alias("sim_user_LRU_batch_pages")
+    )
+    leaky = {**s11, 4096: dataclasses.replace(s11[4096], series=one)}
+    table = rp.seed003_table(io, s6, leaky)
+    assert not _row(table, "10.11 lru_flush_size: pages written")["ok"]
+    assert _row(table, "10.11 lru_flush_size: largest mean")["ok"]
+    for r in table.filter(pl.col("tolerance").str.starts_with("±")).iter_rows(named=True):
+        bound = float(r["tolerance"].split()[0].lstrip("±"))
+        assert r["ok"] is (abs(r["flushsim"] - r["article"]) <= bound * (1 + 1e-12))
+
+
+def test_seed003_table_needs_the_experiment(seed003):
+    io, s6, s11 = seed003
+    with pytest.raises(ValueError, match="missing 2048"):
+        rp.seed003_table(io, {n: r for n, r in s6.items() if n != 2048}, s11)
+    with pytest.raises(ValueError, match="missing 1K/2K"):
+        rp.seed003_table({"12K/24K": io["12K/24K"]}, s6, s11)
+    with pytest.raises(ValueError, match="32 and at least one other"):
+        rp.seed003_table(io, s6, {32: s11[32]})
+    with pytest.raises(ValueError, match="must be a mariadb-10.11 run"):
+        rp.seed003_table(io, s6, {32: s6[32], 4096: s6[4096]})
+    with pytest.raises(ValueError, match=r"io_runs\['1K/2K'\] must be a mariadb-10.6 run"):
+        rp.seed003_table({**io, "1K/2K": io["12K/24K"]}, s6, s11)
 
 
 # ------------------------------------------------------------------------------- seed 004 idle

@@ -77,6 +77,27 @@ def test_standalone_figures_are_fully_revealed(default_run):
     assert figs.regimes_text.text.count("<li>") == regime_changes(default_run).height
 
 
+def test_throughput_draws_one_line_per_run(default_run):
+    from bokeh.models import BoxAnnotation, Line
+
+    other = fs.simulate(fs.presets.get("default").replace(threads=4), seconds=10)
+    p = figures.throughput({"sixteen": default_run, "four": other}, warm_up_s=5)
+    lines = [r for r in p.renderers if isinstance(r.glyph, Line)]
+    assert [r.data_source.name for r in lines] == ["tps sixteen", "tps four"]
+    np.testing.assert_array_equal(
+        lines[1].data_source.data["sim_tps"], other.series["sim_tps"].to_numpy()
+    )
+    assert lines[0].glyph.line_color != lines[1].glyph.line_color
+    assert [item.label["value"] for item in p.legend[0].items] == ["sixteen", "four"]
+    assert p.x_range.end == default_run.series.height  # the longer run
+    (box,) = [a for a in p.center if isinstance(a, BoxAnnotation)]
+    assert (box.left, box.right) == (0, 5)
+    bare = figures.throughput({"four": other})
+    assert not [a for a in bare.center if isinstance(a, BoxAnnotation)]
+    with pytest.raises(ValueError, match="1 to 10 runs"):
+        figures.throughput({})
+
+
 def test_explorer_choices_are_valid_server_values():
     for name, values in CHOICES.items():
         p = fs.params.get(name)

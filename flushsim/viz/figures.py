@@ -26,16 +26,19 @@ import numpy as np
 import polars as pl
 from bokeh.layouts import column, gridplot, row
 from bokeh.models import (
+    BoxAnnotation,
     ColumnDataSource,
     CustomJS,
     Div,
     FactorRange,
     HoverTool,
+    Label,
     LinearAxis,
     Range1d,
     Slider,
     Toggle,
 )
+from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from .. import amplification, ssd
@@ -603,3 +606,70 @@ def standalone(run: Run, setting: SsdSetting | None = None, baseline: Run | None
     reveal(figs, run.series.height)
     figs.regimes_text.text = regimes_html(data["regimes"], run.series.height)
     return figs
+
+
+def throughput(
+    runs: Mapping[str, Run],
+    warm_up_s: float = 0.0,
+    title: str = "Transactions per second",
+    width: int = 820,
+    height: int = 300,
+):
+    """Per-second throughput (`sim_tps`) of several runs on one time axis, one line each.
+
+    Args:
+        runs: {legend label: run}, drawn in that order (Category10 colours).
+        warm_up_s: seconds from the start shaded grey: the warm-up a lesson leaves out of its
+            measures (0: no shading).
+        title: the figure's title.
+        width: in pixels.
+        height: in pixels.
+
+    Returns:
+        A Bokeh figure (x: simulated time in s, y: transactions/s); a click on a legend entry
+        hides its line.
+
+    Raises:
+        ValueError: no runs, or more than 10 (the palette's size).
+    """
+    if not runs or len(runs) > len(Category10_10):
+        raise ValueError(f"throughput() draws 1 to {len(Category10_10)} runs, not {len(runs)}")
+    end = max(r.series.height for r in runs.values())
+    p = figure(
+        title=title,
+        width=width,
+        height=height,
+        x_range=Range1d(0, end, bounds=(0, None)),
+        tools="xpan,xwheel_zoom,reset,save",
+        toolbar_location="above",
+    )
+    p.xaxis.axis_label = "simulated time (s)"
+    p.yaxis.axis_label = "transactions/s"
+    p.title.text_font_size = "11pt"
+    if warm_up_s > 0:
+        p.add_layout(BoxAnnotation(left=0, right=warm_up_s, fill_color="#999999", fill_alpha=0.15))
+        p.add_layout(
+            Label(x=1, y=8, x_units="data", y_units="screen", text="warm-up", text_font_size="8pt")
+        )
+    lines = []
+    for (label, run), color in zip(runs.items(), Category10_10, strict=False):
+        s = run.series
+        src = ColumnDataSource(
+            {
+                "time_s": s["time_s"].to_numpy().astype(np.float64),
+                "sim_tps": s["sim_tps"].to_numpy().astype(np.float64),
+                "run": [label] * s.height,
+            },
+            name=f"tps {label}",
+        )
+        lines.append(
+            p.line("time_s", "sim_tps", source=src, color=color, line_width=2, legend_label=label)
+        )
+    p.add_tools(
+        HoverTool(
+            renderers=lines,
+            tooltips=[("run", "@run"), ("t", "@time_s s"), ("tps", "@sim_tps{0,0}")],
+        )
+    )
+    _finish(p)
+    return p
