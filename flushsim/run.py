@@ -40,6 +40,8 @@ FLOAT_COLUMNS = frozenset(
         "w_await_ms",
         "util_pct",
         "sim_fsync_latency_ms",
+        "sim_neighbour_wkB_s",
+        "sim_dio_lock_wait_ms",
         "sim_trx_latency_p99_ms",
         "sim_trx_latency_max_ms",
     }

@@ -196,6 +196,9 @@ def encode(name: str, value: object) -> float:
         return float(layout.FLUSH_METHODS.index(str(value)))
     if name == "filesystem":
         return float(layout.FILESYSTEMS.index(str(value)))
+    if name == "linux_kernel":
+        major, minor = str(value).split(".")
+        return float(int(major) * 100 + int(minor))
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     return float(value)  # type: ignore[arg-type]

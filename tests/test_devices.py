@@ -115,8 +115,11 @@ def test_relative_order_makes_physical_sense():
     nvme, sata, hdd = _by_kind("nvme"), _by_kind("sata-ssd"), _by_kind("hdd")
     gp3 = [devices.knobs("cloud-ebs-gp3")]
     iops = {k: [x["device_iops"] for x in v] for k, v in dict(n=nvme, s=sata, g=gp3, h=hdd).items()}
-    # NVMe > SATA > a gp3 volume at its baseline > a spinning disk
-    assert min(iops["n"]) > max(iops["s"]) > max(iops["g"]) > max(iops["h"])
+    # a consumer NVMe > SATA > a gp3 volume at its baseline > a spinning disk (a data-center
+    # NVMe prints steady-state write IOPS, below consumer burst figures: compared by page below)
+    pcie4 = devices.knobs("nvme-pcie4")["device_iops"]
+    assert pcie4 > max(iops["s"]) > max(iops["g"]) > max(iops["h"])
+    assert min(iops["n"]) > max(iops["g"])
     # sequential bandwidth: NVMe > SATA (link-bound near 600 MB/s) > a 7,200 rpm disk
     groups = dict(n=nvme, s=sata, h=hdd)
     bw = {k: [x["device_bandwidth_mb_s"] for x in v] for k, v in groups.items()}
@@ -130,7 +133,8 @@ def test_relative_order_makes_physical_sense():
     for k in hdd:
         assert k["device_read_latency_us"] >= 1000
     # a 16 KiB page costs more device time the slower the device
-    assert _service_us(nvme[0]) < _service_us(sata[0]) < _service_us(gp3[0]) < _service_us(hdd[0])
+    slowest_nvme = max(_service_us(k) for k in nvme)
+    assert slowest_nvme < _service_us(sata[0]) < _service_us(gp3[0]) < _service_us(hdd[0])
 
 
 def test_gp3_is_its_documented_baseline():

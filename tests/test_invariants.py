@@ -37,6 +37,11 @@ def scenarios(draw):
         "innodb_doublewrite": draw(st.sampled_from(["ON", "OFF"])),
         "innodb_redo_log_capacity": draw(st.sampled_from(["8M", "64M"])),
         "innodb_max_dirty_pages_pct_lwm": draw(st.sampled_from([0.0, 10.0])),
+        # the I/O path: journal commits behind a neighbour, ext4's O_DIRECT lock, skipped fsyncs
+        "filesystem": draw(st.sampled_from(["ext4", "xfs"])),
+        "innodb_flush_method": draw(st.sampled_from(["fsync", "O_DIRECT", "O_DIRECT_NO_FSYNC"])),
+        "linux_kernel": draw(st.sampled_from(["4.4", "5.3"])),
+        "neighbour_write_mb_s": draw(st.sampled_from([0.0, 30.0])),
     }
     engine = draw(st.sampled_from(["mysql-8.0", "mariadb-10.6", "mariadb-10.11"]))
     if engine != "mysql-8.0":

@@ -3,7 +3,8 @@
 Each scenario exercises other paths: LRU batches and single-page flushes (a table larger than
 the pool), sync flushing (a small redo log), idle flushing, the disabled page cleaner, timeline
 changes, every workload, two instances, each doublewrite mode, and the I/O path (journal
-commits forced by fsyncs behind a neighbour's writeback on ext4; O_DIRECT_NO_FSYNC).
+commits forced by fsyncs behind a neighbour's writeback on ext4; ext4's O_DIRECT inode lock;
+O_DIRECT_NO_FSYNC).
 """
 
 import functools
@@ -92,6 +93,19 @@ SCENARIOS = {
             "device_bandwidth_mb_s": 80.0,
         },
         seconds=7,
+    ),
+    "ext4-dio-lock": fs.Scenario(
+        knobs={
+            **BASE,
+            "table_rows": 150_000,
+            "threads": 16,
+            "think_time_us": 200.0,
+            "filesystem": "ext4",
+            "innodb_flush_method": "O_DIRECT",
+            "linux_kernel": "5.3",
+            "device": "nvme-dc-p4500",
+        },
+        seconds=3,
     ),
     "o-direct-no-fsync": fs.Scenario(
         knobs={
@@ -226,10 +240,12 @@ def test_scenarios_cover_the_flushing_paths():
             "sim_redo_wait_ms",
             "sim_neighbour_wkB_s",
             "sim_journal_commits_forced",
+            "sim_dio_lock_wait_ms",
         ):
             if out[:, layout.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
+        "sim_dio_lock_wait_ms",
         "sim_neighbour_wkB_s",
         "sim_journal_commits_forced",
         "buffer_LRU_batch_flush_total_pages",

@@ -31,6 +31,19 @@ The filesystem and a neighbour process (issue 4; seed 000):
   Reads do not wait for it (separate NVMe queues; seed 000's r_await stayed at 0.15 ms) but
   push it back. iostat attributes each stream request to the second it is submitted, as
   scheduled when the stream is extended (later pushes are not re-attributed).
+- ext4 and O_DIRECT on kernels 4.9 to 5.5 (seed 002): "ext4: Allow parallel DIO reads" (4.9)
+  makes a direct read hold the inode lock shared for its whole I/O, and a direct write takes it
+  exclusive, so a write waits for every read in flight on its file and reads arriving meanwhile
+  wait behind the writer; mounting with dioread_nolock did not help before the iomap rework.
+  Fixed from 5.5 with dioread_nolock and from 5.6 by default (dioread_nolock became the
+  default). flushsim keeps one lock for the whole table (one .ibd file, sysbench --tables=1).
+  The page cleaner dispatches its writes ahead of the clock, so the lock is placed lazily, in
+  time order as reads arrive (`read_data_page`): each page write takes it once the reads
+  submitted before it are done, and a read arriving before that waits. The writes' own
+  device timing is not delayed (they are asynchronous), and single-page flush writes do not
+  take part. The wait happens before the block layer, so iostat's r_await does not show it.
+  Reads under fsync and O_DSYNC go through the page cache but are assumed to miss it (seed 002
+  limited the page cache with a cgroup), so they cost a device read like a direct one.
 - On ext4 (data=ordered, the default; dioread_nolock does not change it) an fsync of a file
   written through the page cache commits the journal. Commits are serial and data=ordered makes
   a commit wait for the neighbour's data dirtied since the last one: the fsync returns after the
@@ -46,6 +59,7 @@ from numba import njit
 
 from .layout import (
     C_AQU,
+    C_DIO_WAIT,
     C_FSYNC_LAT,
     C_FSYNCS,
     C_JBD_FORCED,
@@ -60,14 +74,19 @@ from .layout import (
     ENG_MYSQL80,
     FILE_DATA,
     FILE_LOG,
+    FM_O_DIRECT,
     FM_O_DIRECT_NO_FSYNC,
     FM_O_DSYNC,
+    FS_EXT4_NOLOCK,
     FS_XFS,
     G_DEV_BUSY,
     G_DEV_BUSY_READ,
     G_JBD_LAST,
+    G_LOCK_IDX,
+    G_LOCK_LAST,
     G_NB_DIRTY,
     G_NB_LAST,
+    G_RD_DONE_MAX,
     G_RING_HEAD,
     G_RING_TAIL,
     G_WB_END,
@@ -81,7 +100,9 @@ from .layout import (
     K_ENGINE,
     K_FLUSH_METHOD,
     K_FS,
+    K_KERNEL,
     K_NB_MB_S,
+    K_PAGE_SIZE,
     WRITEBACK_CHUNK,
     WRITEBACK_QD,
 )
@@ -135,6 +156,53 @@ def submit(g, knobs, out, now, nbytes, is_write):
             out[s, C_R_AWAIT] += resp_ms
         out[s, C_AQU] += (done - now) / 1e6
         out[s, C_UTIL] += service / 1e4
+    return done
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def dio_serialised(knobs):
+    """Do direct reads and writes of the data file exclude each other (ext4, kernel 4.9-5.5)?"""
+    fs = int(knobs[K_FS])
+    method = int(knobs[K_FLUSH_METHOD])
+    if fs == FS_XFS or method < FM_O_DIRECT:
+        return False
+    k = knobs[K_KERNEL]  # major * 100 + minor
+    if k < 409 or k >= 506:
+        return False
+    return not (fs == FS_EXT4_NOLOCK and k >= 505)
+
+
+@njit(cache=True, _nrt=False)
+def read_data_page(g, knobs, out, ring_done, now, nbytes):
+    """Read a data page (the .ibd file) at `now` (us); returns its completion time (us).
+
+    Same as `submit` unless dio_serialised. Then the page writes in flight (the completion
+    ring, in start order) take the inode lock one by one, in time order as reads arrive: a write
+    that started at `took` gets the lock when the reads submitted before it are done,
+    max(took, latest read completion), and a read arriving before the latest such moment waits
+    for it. Reads and writes so alternate, each write costing the reads one read time.
+    """
+    if not dio_serialised(knobs):
+        return submit(g, knobs, out, now, nbytes, False)
+    back = _service(knobs, int(knobs[K_PAGE_SIZE])) + int(knobs[K_DEV_WLAT] + 0.5)
+    cap = ring_done.shape[0]
+    idx = max(g[G_LOCK_IDX], g[G_RING_HEAD])
+    while idx < g[G_RING_TAIL]:
+        took = ring_done[idx % cap] - back  # the write's device start: done less its own time
+        if took > now:
+            break
+        lock = max(took, g[G_RD_DONE_MAX])
+        if lock > g[G_LOCK_LAST]:
+            g[G_LOCK_LAST] = lock
+        idx += 1
+    g[G_LOCK_IDX] = idx
+    t = max(now, g[G_LOCK_LAST])
+    s = _second(out, now)
+    if t > now and s >= 0:
+        out[s, C_DIO_WAIT] += (t - now) / 1000.0
+    done = submit(g, knobs, out, t, nbytes, False)
+    if done > g[G_RD_DONE_MAX]:
+        g[G_RD_DONE_MAX] = done
     return done
 
 

@@ -102,7 +102,11 @@ G_NB_LAST = 41  # neighbour's dirty page-cache bytes are accounted up to this ti
 G_NB_DIRTY = 42  # neighbour's dirty page-cache bytes not yet written back
 G_JBD_LAST = 43  # time of the last journal commit / writeback of the neighbour's data (us)
 G_WB_END = 44  # the neighbour's writeback stream occupies the device until (us)
-N_G = 45
+# ext4 O_DIRECT on kernels 4.9-5.5: the data file's inode lock (io.read_data_page)
+G_LOCK_IDX = 45  # ring index of the next page write whose lock is not yet placed
+G_LOCK_LAST = 46  # the latest writer holds or waits for the lock until (us)
+G_RD_DONE_MAX = 47  # latest completion of a data-page read submitted so far (us)
+N_G = 48
 
 PH_TOP = 0  # the loop top, right after the wait
 PH_FURIOUS_DONE = 1  # furious batch written: fsync, checkpoint, clear the targets
@@ -174,6 +178,7 @@ KNOBS = (
     "innodb_flush_method",
     "filesystem",
     "neighbour_write_mb_s",
+    "linux_kernel",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -223,6 +228,7 @@ K_ENGINE = KNOB_INDEX["engine"]
 K_FLUSH_METHOD = KNOB_INDEX["innodb_flush_method"]
 K_FS = KNOB_INDEX["filesystem"]
 K_NB_MB_S = KNOB_INDEX["neighbour_write_mb_s"]
+K_KERNEL = KNOB_INDEX["linux_kernel"]
 
 # The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
 # the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
@@ -246,6 +252,20 @@ FLUSH_METHODS = ("fsync", "O_DSYNC", "O_DIRECT", "O_DIRECT_NO_FSYNC")
 FM_FSYNC, FM_O_DSYNC, FM_O_DIRECT, FM_O_DIRECT_NO_FSYNC = 0, 1, 2, 3
 FILESYSTEMS = ("ext4", "ext4-dioread_nolock", "xfs")
 FS_EXT4, FS_EXT4_NOLOCK, FS_XFS = 0, 1, 2
+LINUX_KERNELS = (
+    "4.4",
+    "4.9",
+    "4.14",
+    "4.19",
+    "5.3",
+    "5.4",
+    "5.5",
+    "5.6",
+    "5.10",
+    "5.15",
+    "6.1",
+    "6.6",
+)
 # the file an fsync is for (io.fsync)
 FILE_DBLWR, FILE_DATA, FILE_LOG = 0, 1, 2
 
@@ -318,6 +338,8 @@ COLUMNS = (
     # and journal commits that an fsync forced (ext4 data=ordered)
     "sim_neighbour_wkB_s",
     "sim_journal_commits_forced",
+    # time data-page reads waited for ext4's inode lock (O_DIRECT, kernels 4.9-5.5), ms per s
+    "sim_dio_lock_wait_ms",
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
@@ -374,6 +396,7 @@ C_FSYNC_LAT = COL["sim_fsync_latency_ms"]
 C_USER_LRU = COL["sim_user_LRU_batch_pages"]
 C_NB_WKB = COL["sim_neighbour_wkB_s"]
 C_JBD_FORCED = COL["sim_journal_commits_forced"]
+C_DIO_WAIT = COL["sim_dio_lock_wait_ms"]
 
 # Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
 HIST_BUCKETS = 48 * 8

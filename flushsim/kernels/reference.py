@@ -143,6 +143,12 @@ class ReferenceSim(MariaDBMixin):
         self.nb_dirty = 0
         self.jbd_last = 0
         self.wb_end = 0  # the writeback stream occupies the device until (us)
+        # ext4 O_DIRECT inode lock (io.read_data_page): ring indices are absolute counts
+        self.writes_pushed = 0
+        self.writes_popped = 0
+        self.lock_idx = 0
+        self.lock_last = 0
+        self.rd_done_max = 0
         # page cleaner coordinator
         self.pc_disabled = self.k.innodb_page_cleaner_disabled_debug != 0
         self.pc_loop_start = -1_000_000
@@ -221,6 +227,36 @@ class ReferenceSim(MariaDBMixin):
                 self.out[s, L.C_R_AWAIT] += resp_ms
             self.out[s, L.C_AQU] += (done - now) / 1e6
             self.out[s, L.C_UTIL] += service / 1e4
+        return done
+
+    def dio_serialised(self) -> bool:
+        """ext4 + O_DIRECT on kernels 4.9-5.5: direct reads and writes exclude each other."""
+        fs, k = int(self.k.filesystem), self.k.linux_kernel
+        if fs == L.FS_XFS or int(self.k.innodb_flush_method) < L.FM_O_DIRECT:
+            return False
+        if k < 409 or k >= 506:
+            return False
+        return not (fs == L.FS_EXT4_NOLOCK and k >= 505)
+
+    def read_data_page(self, now: int, nbytes: int) -> int:
+        """A data-page read; page writes take the inode lock first when dio_serialised."""
+        if not self.dio_serialised():
+            return self.submit(now, nbytes, False)
+        back = self.service(int(self.k.innodb_page_size))
+        back += int(self.k.device_write_latency_us + 0.5)
+        idx = max(self.lock_idx, self.writes_popped)
+        while idx < self.writes_pushed:
+            took = self.writes_in_flight[idx - self.writes_popped][0] - back
+            if took > now:
+                break
+            self.lock_last = max(self.lock_last, max(took, self.rd_done_max))
+            idx += 1
+        self.lock_idx = idx
+        t = max(now, self.lock_last)
+        if t > now:
+            self.count(now, L.C_DIO_WAIT, (t - now) / 1000.0)
+        done = self.submit(t, nbytes, False)
+        self.rd_done_max = max(self.rd_done_max, done)
         return done
 
     def buffered(self, kind: int) -> bool:
@@ -432,6 +468,7 @@ class ReferenceSim(MariaDBMixin):
     def complete_writes(self, t: int) -> None:
         while self.writes_in_flight and self.writes_in_flight[0][0] <= t:
             _, f = self.writes_in_flight.popleft()
+            self.writes_popped += 1
             self.buf_page_write_complete(f)
 
     def dispatch(self, inst: Instance, batch: list[Frame], kind: int, t: int) -> int:
@@ -453,6 +490,7 @@ class ReferenceSim(MariaDBMixin):
                 done = self.submit(start, page, True)
                 f.io_done = done
                 self.writes_in_flight.append((done, f))
+                self.writes_pushed += 1
                 last = done
             inst.pending_done = max(inst.pending_done, last)
             if kind in (L.IO_LRU, L.IO_MA_LRU):
@@ -792,7 +830,7 @@ class ReferenceSim(MariaDBMixin):
                 f, t = self.buf_LRU_get_free_block(inst, t)
                 if f is None:
                     return -1
-                t = self.submit(t, int(self.k.innodb_page_size), False)
+                t = self.read_data_page(t, int(self.k.innodb_page_size))
                 f.page = page
                 self.page_frame[page] = f
                 self.buf_LRU_add_block(inst, f, old=True)

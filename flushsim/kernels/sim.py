@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
-from .io import fsync, periodic_commit, ring_peek_done, submit
+from .io import fsync, periodic_commit, read_data_page, ring_peek_done, submit
 from .layout import (
     BUF_LRU_SEARCH_SCAN_THRESHOLD,
     C_AGE_ASYNC,
@@ -638,7 +638,7 @@ def access_page(
             )
             if f == NIL:
                 return -1
-            t = submit(g, knobs, out, t, int(knobs[K_PAGE_SIZE]), False)
+            t = read_data_page(g, knobs, out, ring_done, t, int(knobs[K_PAGE_SIZE]))
             fr[f, F_PAGE] = page
             page_frame[page] = f
             lru_add(fr, inst, i, f, True, ratio)  # midpoint insertion

@@ -1,0 +1,102 @@
+"""Seed 002 (Percona, "Watch Out for Disk I/O Performance Issues when Running EXT4", 2019).
+
+From Linux 4.9 ("ext4: Allow parallel DIO reads") ext4 serialises direct reads and writes of a
+file; on an IO-bound sysbench OLTP_RW on NVMe (preset `seed002-ext4-dio`, which says how it was
+chosen) the article finds, one test each:
+- up to 8 threads the filesystems are "more/less similar";
+- at high thread counts ext4 O_DIRECT loses 30-80 % against xfs;
+- mounting with dioread_nolock fixes it on the fixed kernel ("5.3.0+ilock_fix"; upstream from
+  5.5 with dioread_nolock, the default from 5.6) but not on a regular kernel (the author's
+  reply to a comment); kernels before 4.9 do not have the problem;
+- O_DSYNC on ext4 is "just 10 % less than" O_DIRECT on xfs and "~35 % better than" O_DIRECT on
+  ext4.
+
+Measured: mean sim_tps after WARM_UP_S. Tolerances: "similar" is within 5 %; "10 % less" is
+5-20 % less; the fixed configurations must match xfs exactly (the lock is off: same numbers).
+What the model does not reproduce is marked xfail(strict=True) with the measured numbers.
+"""
+
+import functools
+
+import polars as pl
+import pytest
+
+import flushsim as fs
+
+WARM_UP_S = 20
+HIGH = 256
+
+
+@functools.cache
+def tps(threads, **changes):
+    sc = fs.presets.get("seed002-ext4-dio").replace(threads=threads, **changes)
+    s = fs.simulate(sc).series.filter(pl.col("time_s") > WARM_UP_S)
+    return s["sim_tps"].mean()
+
+
+@functools.cache
+def series(threads, **changes):
+    sc = fs.presets.get("seed002-ext4-dio").replace(threads=threads, **changes)
+    return fs.simulate(sc).series.filter(pl.col("time_s") > WARM_UP_S)
+
+
+def test_up_to_8_threads_the_filesystems_are_similar():
+    xfs = tps(8, filesystem="xfs")
+    assert abs(tps(8) - xfs) <= 0.05 * xfs
+
+
+def test_reads_wait_for_the_inode_lock_only_where_the_kernel_has_the_regression():
+    assert series(HIGH)["sim_dio_lock_wait_ms"].sum() > 0
+    assert series(HIGH, filesystem="ext4-dioread_nolock")["sim_dio_lock_wait_ms"].sum() > 0
+    for fixed in (
+        {"filesystem": "xfs"},
+        {"linux_kernel": "4.4"},
+        {"linux_kernel": "5.6"},
+        {"filesystem": "ext4-dioread_nolock", "linux_kernel": "5.5"},
+        {"innodb_flush_method": "O_DSYNC"},
+    ):
+        assert series(HIGH, **fixed)["sim_dio_lock_wait_ms"].sum() == 0, fixed
+
+
+def test_dioread_nolock_on_a_fixed_kernel_and_older_kernels_match_xfs():
+    xfs = tps(HIGH, filesystem="xfs")
+    assert tps(HIGH, filesystem="ext4-dioread_nolock", linux_kernel="5.5") == xfs
+    assert tps(HIGH, linux_kernel="4.4") == xfs
+
+
+def test_dioread_nolock_does_not_help_on_a_regular_kernel():
+    assert tps(HIGH, filesystem="ext4-dioread_nolock") == tps(HIGH)
+
+
+def test_o_dsync_on_ext4_is_about_10_percent_below_xfs_o_direct():
+    xfs = tps(HIGH, filesystem="xfs")
+    dsync = tps(HIGH, innodb_flush_method="O_DSYNC")
+    assert 0.80 * xfs <= dsync <= 0.95 * xfs
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "flushsim's ext4 O_DIRECT at 256 threads is within 1.1 % of xfs (2,678 against 2,708 "
+        "trx/s), not 30-80 % below. The device is saturated on xfs too (95 % util), and "
+        "flushsim's device is a pipeline whose throughput does not depend on how many I/Os are "
+        "in flight, so the inode lock moves the reads' waiting from the device queue to the "
+        "lock (sim_dio_lock_wait_ms) without idling the device; a real NVMe drive needs a "
+        "deep queue to reach its IOPS, and the lock's waves of reads keep it shallow."
+    ),
+)
+def test_ext4_o_direct_loses_30_to_80_percent_at_high_thread_counts():
+    xfs = tps(HIGH, filesystem="xfs")
+    assert 0.2 * xfs <= tps(HIGH) <= 0.7 * xfs
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "O_DSYNC on ext4 is 8 % below ext4 O_DIRECT in flushsim (2,472 against 2,678 trx/s), "
+        "not 35 % above it: ext4 O_DIRECT barely loses (see the test above), and O_DSYNC's "
+        "journal commit per doublewrite fsync costs device time."
+    ),
+)
+def test_o_dsync_on_ext4_beats_ext4_o_direct_by_about_35_percent():
+    assert tps(HIGH, innodb_flush_method="O_DSYNC") >= 1.2 * tps(HIGH)
