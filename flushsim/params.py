@@ -442,6 +442,21 @@ PARAMS: tuple[Param, ...] = (
         source=_MAN,
     ),
     Param(
+        "innodb_flush_log_at_trx_commit",
+        1,
+        0,
+        2,
+        "",
+        "1: a commit waits for its redo to be written and fsynced (group commit); 0 and 2: "
+        "the redo is written and fsynced once a second and commits do not wait.",
+        source=_MAN,
+        variants=_maria(
+            max=3,
+            doc="1 (and 3, which also syncs in binlog group commit; no binlog here): a commit "
+            "waits for its redo to be written and fsynced; 0 and 2: once a second, no wait.",
+        ),
+    ),
+    Param(
         "innodb_flush_method",
         "fsync",
         None,

@@ -42,6 +42,7 @@ FLOAT_COLUMNS = frozenset(
         "sim_fsync_latency_ms",
         "sim_neighbour_wkB_s",
         "sim_dio_lock_wait_ms",
+        "sim_commit_wait_ms",
         "sim_trx_latency_p99_ms",
         "sim_trx_latency_max_ms",
     }

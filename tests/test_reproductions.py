@@ -290,9 +290,12 @@ def test_seed003_lru_flush_size_table(seed003):
         assert row["pages_per_thread"] == row["innodb_lru_flush_size"] / 512
     old = table.filter(pl.col("engine") == "mariadb-10.6")
     new = table.filter(pl.col("engine") == "mariadb-10.11")
-    # 10.6: bigger batches, more of the LRU written by the user threads, less by the cleaner
-    assert old["user_lru_pages_per_s"].is_sorted() and old["user_lru_pages_per_s"][0] > 0
-    assert old["cleaner_lru_pages_per_s"].is_sorted(descending=True)
+    # 10.6: the biggest batches move most of the LRU writing from the cleaner to the user
+    # threads (in between the split moves little, and not always in the same direction)
+    user, cleaner = old["user_lru_pages_per_s"], old["cleaner_lru_pages_per_s"]
+    assert user[0] > 0 and user[-1] > 2 * user[0]
+    assert cleaner[-1] < 0.5 * cleaner[0]
+    assert user[-1] > cleaner[-1] and cleaner[0] > user[0]
     # 10.11: user threads never flush, and the knob changes nothing
     assert (new["user_lru_pages_per_s"] == 0).all()
     assert new["tps_change_pct"].to_list() == [0, 0]

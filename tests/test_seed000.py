@@ -73,30 +73,35 @@ def test_fsyncs_wait_for_the_journal_and_updates_stall_for_seconds():
 
 
 def test_xfs_and_o_direct_take_the_fsyncs_out_of_the_journal():
-    for change in ({"filesystem": "xfs"}, {"innodb_flush_method": "O_DIRECT"}):
-        s = settled(run("seed000-stall", **change))
-        assert s["sim_journal_commits_forced"].sum() == 0, change
-        # the fsync is the device's flush alone: device_fsync_latency_us = 200 us
-        assert s["sim_fsync_latency_ms"].max() <= 0.25, change
+    forced = settled(run("seed000-stall"))["sim_journal_commits_forced"].mean()
+    assert forced >= 20  # per second: every doublewrite and data-file fsync
+    s = settled(run("seed000-stall", filesystem="xfs"))
+    assert s["sim_journal_commits_forced"].sum() == 0
+    # the fsync is the device's flush alone: device_fsync_latency_us = 200 us
+    assert s["sim_fsync_latency_ms"].max() <= 0.25
+    # O_DIRECT on ext4: only the redo log's once-a-second fsync still commits the journal
+    # (MySQL 8.0 writes its log through the page cache under every flush method)
+    s = settled(run("seed000-stall", innodb_flush_method="O_DIRECT"))
+    assert s["sim_journal_commits_forced"].max() <= 1
 
 
-def test_the_fix_removes_single_page_flushes_and_journal_waits():
+def test_the_fix_removes_single_page_flushes_and_data_file_journal_waits():
     s = settled(run("seed000-fixed"))
     assert s["sim_single_page_flushes"].sum() == 0
     assert s["buffer_pool_pages_free"].min() > 0
-    assert s["sim_journal_commits_forced"].sum() == 0
-    assert s["sim_fsync_latency_ms"].max() <= 0.25
+    assert s["sim_journal_commits_forced"].max() <= 1  # the redo log's once-a-second fsync
 
 
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "seed000-fixed still stalls: worst transaction 4.2 s, 2 seconds with no commit. The "
+        "seed000-fixed still stalls: worst transaction 5.8 s, 16 seconds with no commit. The "
         "preset's device is the one the article's iostat shows (about 80 MB/s), and the 64 MB/s "
         "neighbour keeps it 80 % busy: its writeback (16 x 512 KiB in flight) delays every "
-        "doublewrite write by about 105 ms, a 100-page flush-list batch takes seconds, and an "
-        "UPDATE of a page in that batch waits for its write. The article gives no measurement "
-        "after its fix, nor the device's real capacity."
+        "doublewrite write by about 105 ms, a flush-list batch takes seconds, and an UPDATE of "
+        "a page in that batch waits for its write; the redo log's once-a-second fsync still "
+        "commits the journal behind the neighbour (up to 3.7 s). The article gives no "
+        "measurement after its fix, nor the device's real capacity."
     ),
 )
 def test_the_fix_has_no_stall():

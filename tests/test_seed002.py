@@ -58,10 +58,14 @@ def test_reads_wait_for_the_inode_lock_only_where_the_kernel_has_the_regression(
         assert series(HIGH, **fixed)["sim_dio_lock_wait_ms"].sum() == 0, fixed
 
 
-def test_dioread_nolock_on_a_fixed_kernel_and_older_kernels_match_xfs():
+def test_dioread_nolock_on_a_fixed_kernel_and_older_kernels_are_ext4_without_the_lock():
+    # the same numbers: only the lock differed (ext4 keeps its journal commit per log fsync,
+    # which puts it a few percent below xfs)
+    unlocked = tps(HIGH, linux_kernel="4.4")
+    assert tps(HIGH, filesystem="ext4-dioread_nolock", linux_kernel="5.5") == unlocked
+    assert tps(HIGH, linux_kernel="5.6") == unlocked
     xfs = tps(HIGH, filesystem="xfs")
-    assert tps(HIGH, filesystem="ext4-dioread_nolock", linux_kernel="5.5") == xfs
-    assert tps(HIGH, linux_kernel="4.4") == xfs
+    assert abs(unlocked - xfs) <= 0.05 * xfs
 
 
 def test_dioread_nolock_does_not_help_on_a_regular_kernel():
@@ -77,12 +81,13 @@ def test_o_dsync_on_ext4_is_about_10_percent_below_xfs_o_direct():
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "flushsim's ext4 O_DIRECT at 256 threads is within 1.1 % of xfs (2,678 against 2,708 "
-        "trx/s), not 30-80 % below. The device is saturated on xfs too (95 % util), and "
-        "flushsim's device is a pipeline whose throughput does not depend on how many I/Os are "
-        "in flight, so the inode lock moves the reads' waiting from the device queue to the "
-        "lock (sim_dio_lock_wait_ms) without idling the device; a real NVMe drive needs a "
-        "deep queue to reach its IOPS, and the lock's waves of reads keep it shallow."
+        "flushsim's ext4 O_DIRECT at 256 threads is 3.5 % below xfs (2,520 against 2,612 "
+        "trx/s; ext4 on a kernel without the regression: 2,533), not 30-80 % below. The "
+        "device is saturated on xfs too (95 % util), and flushsim's device is a pipeline "
+        "whose throughput does not depend on how many I/Os are in flight, so the inode lock "
+        "moves the reads' waiting from the device queue to the lock (sim_dio_lock_wait_ms) "
+        "without idling the device; a real NVMe drive needs a deep queue to reach its IOPS, "
+        "and the lock's waves of reads keep it shallow."
     ),
 )
 def test_ext4_o_direct_loses_30_to_80_percent_at_high_thread_counts():
@@ -93,9 +98,9 @@ def test_ext4_o_direct_loses_30_to_80_percent_at_high_thread_counts():
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "O_DSYNC on ext4 is 8 % below ext4 O_DIRECT in flushsim (2,472 against 2,678 trx/s), "
+        "O_DSYNC on ext4 is 5 % below ext4 O_DIRECT in flushsim (2,394 against 2,520 trx/s), "
         "not 35 % above it: ext4 O_DIRECT barely loses (see the test above), and O_DSYNC's "
-        "journal commit per doublewrite fsync costs device time."
+        "journal commit per doublewrite and data fsync costs device time."
     ),
 )
 def test_o_dsync_on_ext4_beats_ext4_o_direct_by_about_35_percent():

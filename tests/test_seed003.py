@@ -105,10 +105,10 @@ def test_dirty_pages_reach_max_dirty_pages_pct_at_1k(low):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "no collapse: at 1K/2K flushsim holds 43,900 trx/s (CV 0.02, worst second 40,700 = 36 % "
-        "of the 114,300 cold-pool peak) with 97-99 % of the pool dirty; the article has 100-500. "
+        "no collapse: at 1K/2K flushsim holds 41,800 trx/s (CV 0.02, worst second 38,900 = 34 % "
+        "of the 112,800 cold-pool peak) with 97-99 % of the pool dirty; the article has 100-500. "
         "Nothing in the model throttles user threads at innodb_max_dirty_pages_pct: once the free "
-        "list is empty they run innodb_lru_flush_size batches (17,100 pages/s) plus the page "
+        "list is empty they run innodb_lru_flush_size batches (16,100 pages/s) plus the page "
         "cleaner's LRU passes (MDEV-33053, modelled for the whole 10.6 engine; 10.6.3 had none), "
         "and LRU writes ignore io_capacity. What made 10.6.3 stall (its older "
         "buf_LRU_get_free_block / buf_flush_LRU path) is not in the model (innodb-flushing.md 3.3: "
@@ -147,13 +147,13 @@ def test_lru_flush_size_raises_throughput_up_to_1024_2048_then_flattens(sweep):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "jitter falls but does not flatten: CV of per-second tps 0.365 (32), 0.286 (512), 0.287 "
-        "(1024), 0.259 (2048), 0.110 (4096); the largest fall is 2048 -> 4096, where the article "
-        "sees no further gain. In the model a user batch ends at innodb_lru_scan_depth (1536) free "
-        "pages or innodb_lru_flush_size pages freed, and the ~27 s swings come from the page "
-        "cleaner's LRU passes of up to innodb_io_capacity_max = 24,000 pages, written ahead of the "
-        "clock and freed only on completion (free list up to 23,800 pages, then empty again); only "
-        "at 4096 do user batches (20,500 pages/s) take over from them. The article's 10.6.3 "
+        "jitter falls but does not flatten: CV of per-second tps 0.370 (32), 0.337 (512), 0.294 "
+        "(1024), 0.193 (2048), 0.081 (4096); it falls as much from 2048 to 4096 (0.11) as from "
+        "1024 to 2048, where the article sees no further gain. In the model a user batch ends at "
+        "innodb_lru_scan_depth (1536) free pages or innodb_lru_flush_size pages freed, and the "
+        "swings come from the page cleaner's LRU passes of up to innodb_io_capacity_max = 24,000 "
+        "pages, written ahead of the clock and freed only on completion; only from 2048 do user "
+        "batches (17,000-19,600 pages/s) take over from them. The article's 10.6.3 "
         "cleaner did no LRU flushing, so its batch sizes were the only lever."
     ),
 )

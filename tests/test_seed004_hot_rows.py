@@ -94,8 +94,8 @@ def test_about_20_updates_per_page_flushed_at_5000(runs):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "flushsim's write load falls 4.2x from 100 to 5,000 (67.4 -> 16.1 updates per page "
-        "flushed; 91 -> 378 pages/s at an unchanged 6,100 trx/s), the article's 3.1x (62 -> 20). "
+        "flushsim's write load falls 4.2x from 100 to 5,000 (69.3 -> 16.4 updates per page "
+        "flushed at an unchanged 6,400 trx/s), the article's 3.1x (62 -> 20). "
         "MySQL 8.0's pct_for_lsn grows with io_capacity_max / io_capacity, so at a settled "
         "checkpoint age the flush rate grows about as io_capacity_max^0.37 (0.4 from the "
         "formula); the article's figures imply about 97 -> at most 270 pages/s (6,000 / 62, "
@@ -115,11 +115,12 @@ def test_above_6000_trx_per_s_at_100(runs):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "flushsim's throughput barely moves: 6,106 trx/s at 100, 6,094 at 4,000 (-0.2 %), "
-        "against the article's above 6,000 and below 5,400 (about -10 %). The only path from "
-        "flushing to user threads here is an update waiting for its page's write (behind the "
-        "doublewrite fsync); CPU shared with the page cleaner and redo/commit I/O are not "
-        "modelled. With a 3 ms fsync the same path gives -8 %, but the seed names no device."
+        "flushsim's throughput barely moves: 6,400 trx/s at 100, 6,391 at 4,000 (-0.1 %), "
+        "against the article's above 6,000 and below 5,400 (about -10 %). The paths from "
+        "flushing to user threads here are an update waiting for its page's write (behind the "
+        "doublewrite fsync) and the commit's redo write sharing the device with page writes "
+        "(it takes device time from them rather than queueing behind them); CPU shared with "
+        "the page cleaner is not modelled. The seed names no device."
     ),
 )
 def test_throughput_falls_by_roughly_10_percent(runs):

@@ -1,4 +1,4 @@
-"""The device: one FIFO queue that serves reads, writes and fsyncs, and the write-completion ring.
+"""The device: read and write FIFOs, fsyncs, the redo log and the write-completion ring.
 
 Simplifications (the storage issue refines them; keep this module replaceable):
 - Each I/O occupies the device for max(1/device_iops, bytes/bandwidth) and completes a fixed
@@ -13,6 +13,15 @@ Simplifications (the storage issue refines them; keep this module replaceable):
 - iostat figures are attributed to the second in which an I/O is submitted.
 - Because write service starts are monotone and the write latency is fixed, asynchronous writes
   complete in submission order, so their completions sit in a FIFO ring.
+
+The redo log (`log_flush`): with innodb_flush_log_at_trx_commit = 1 a transaction that changed
+rows commits once its redo is written and fsynced, with group commit (commits that arrive while
+a flush waits to start share it); with 0 and 2 the redo is written and fsynced once a second
+(innodb_flush_log_at_timeout = 1, its default, not a knob here) and commits do not wait (2's
+write at commit goes to the page cache and costs no device time). The log's writes share the
+device with everything else, through the FIFO of small synchronous writes (`submit_sync_write`).
+Simplifications: a redo write is rounded up to 4 KiB; the write-ahead of page writes (a page is
+written only after its redo) is not enforced.
 
 The filesystem and a neighbour process (issue 4; seed 000):
 - `innodb_flush_method` decides which files InnoDB writes through the page cache (the MySQL
@@ -63,6 +72,7 @@ from .layout import (
     C_FSYNC_LAT,
     C_FSYNCS,
     C_JBD_FORCED,
+    C_LOG_WRITES,
     C_NB_WKB,
     C_R_AWAIT,
     C_R_S,
@@ -84,6 +94,10 @@ from .layout import (
     G_JBD_LAST,
     G_LOCK_IDX,
     G_LOCK_LAST,
+    G_LOG_BUSY,
+    G_LOG_FLUSH_END,
+    G_LOG_FLUSH_LSN,
+    G_LOG_FLUSH_START,
     G_NB_DIRTY,
     G_NB_LAST,
     G_RD_DONE_MAX,
@@ -103,6 +117,7 @@ from .layout import (
     K_KERNEL,
     K_NB_MB_S,
     K_PAGE_SIZE,
+    LOG_WRITE_ALIGN,
     WRITEBACK_CHUNK,
     WRITEBACK_QD,
 )
@@ -154,6 +169,33 @@ def submit(g, knobs, out, now, nbytes, is_write):
             out[s, C_R_S] += 1
             out[s, C_RKB] += nbytes / 1024.0
             out[s, C_R_AWAIT] += resp_ms
+        out[s, C_AQU] += (done - now) / 1e6
+        out[s, C_UTIL] += service / 1e4
+    return done
+
+
+@njit(cache=True, _nrt=False)
+def submit_sync_write(g, knobs, out, now, nbytes):
+    """A small synchronous write (redo log, journal commit block) at `now` (us); returns its end.
+
+    It has its own FIFO, like a read: the page writes queued ahead of it are asynchronous and,
+    on a multi-queue device, do not make it wait for all of them; it takes device time from
+    them (they are pushed back). Behind the neighbour's writeback it waits like any write.
+    """
+    service = _service(knobs, nbytes)
+    start = max(now, g[G_LOG_BUSY])
+    if g[G_WB_END] > start:
+        start += min(WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK), g[G_WB_END] - start)
+    g[G_LOG_BUSY] = start + service
+    g[G_DEV_BUSY] = max(g[G_DEV_BUSY], now) + service
+    if g[G_WB_END] > now:
+        g[G_WB_END] += service
+    done = start + service + int(knobs[K_DEV_WLAT] + 0.5)
+    s = _second(out, now)
+    if s >= 0:
+        out[s, C_W_S] += 1
+        out[s, C_WKB] += nbytes / 1024.0
+        out[s, C_W_AWAIT] += (done - now) / 1000.0
         out[s, C_AQU] += (done - now) / 1e6
         out[s, C_UTIL] += service / 1e4
     return done
@@ -280,13 +322,41 @@ def fsync(g, knobs, out, now, kind):
     if int(knobs[K_FS]) != FS_XFS and buffered(knobs, kind):
         neighbour_accrue(g, knobs, now)
         d = writeback(g, knobs, out, now)
-        start = submit(g, knobs, out, d, JOURNAL_BLOCK, True)
+        start = submit_sync_write(g, knobs, out, d, JOURNAL_BLOCK)
         if s >= 0:
             out[s, C_JBD_FORCED] += 1
     done = start + int(knobs[K_DEV_FSYNC] + 0.5)
     if s >= 0:
         out[s, C_FSYNCS] += 1
         out[s, C_FSYNC_LAT] += (done - now) / 1000.0
+    return done
+
+
+@njit(cache=True, _nrt=False)
+def log_flush(g, knobs, out, now, lsn):
+    """Make the redo up to `lsn` durable for a committer at `now` (us); return when it is.
+
+    Group commit: redo already covered by the last flush waits for it; a commit that arrives
+    before the last flush has started joins it; otherwise a new flush starts when the last one
+    has returned, writing the redo not yet flushed (rounded up to LOG_WRITE_ALIGN) and fsyncing
+    the log. A joiner does not grow the group's write.
+    """
+    if lsn <= g[G_LOG_FLUSH_LSN]:
+        return max(now, g[G_LOG_FLUSH_END])
+    if now < g[G_LOG_FLUSH_START]:
+        g[G_LOG_FLUSH_LSN] = lsn
+        return g[G_LOG_FLUSH_END]
+    start = max(now, g[G_LOG_FLUSH_END])
+    nbytes = lsn - g[G_LOG_FLUSH_LSN]
+    nbytes = -(-nbytes // LOG_WRITE_ALIGN) * LOG_WRITE_ALIGN
+    d = submit_sync_write(g, knobs, out, start, nbytes)
+    done = fsync(g, knobs, out, d, FILE_LOG)
+    s = _second(out, start)
+    if s >= 0:
+        out[s, C_LOG_WRITES] += 1
+    g[G_LOG_FLUSH_LSN] = lsn
+    g[G_LOG_FLUSH_START] = start
+    g[G_LOG_FLUSH_END] = done
     return done
 
 

@@ -106,7 +106,12 @@ G_WB_END = 44  # the neighbour's writeback stream occupies the device until (us)
 G_LOCK_IDX = 45  # ring index of the next page write whose lock is not yet placed
 G_LOCK_LAST = 46  # the latest writer holds or waits for the lock until (us)
 G_RD_DONE_MAX = 47  # latest completion of a data-page read submitted so far (us)
-N_G = 48
+# redo log writes (io.log_flush): the last write + fsync of the log
+G_LOG_FLUSH_LSN = 48  # LSN the last log flush makes durable (its group joined in)
+G_LOG_FLUSH_START = 49  # when it starts (us): a commit before then joins it
+G_LOG_FLUSH_END = 50  # when its fsync returns (us)
+G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy until (us)
+N_G = 52
 
 PH_TOP = 0  # the loop top, right after the wait
 PH_FURIOUS_DONE = 1  # furious batch written: fsync, checkpoint, clear the targets
@@ -123,6 +128,7 @@ JBD_COMMIT_US = 5_000_000  # ext4 commit=5 (the default): the journal commits ev
 WRITEBACK_CHUNK = 512 * 1024  # sim constant: bytes per writeback request (max_sectors_kb 512)
 WRITEBACK_QD = 16  # sim constant: writeback requests the block layer keeps in flight
 JOURNAL_BLOCK = 4096  # bytes of the journal commit block
+LOG_WRITE_ALIGN = 4096  # sim constant: a redo write is rounded up to whole 4 KiB blocks
 
 # globals (float64)
 GF_PAGE_AVG_RATE = 0  # Adaptive_flush page_avg_rate, pages/s
@@ -179,6 +185,7 @@ KNOBS = (
     "filesystem",
     "neighbour_write_mb_s",
     "linux_kernel",
+    "innodb_flush_log_at_trx_commit",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -229,6 +236,7 @@ K_FLUSH_METHOD = KNOB_INDEX["innodb_flush_method"]
 K_FS = KNOB_INDEX["filesystem"]
 K_NB_MB_S = KNOB_INDEX["neighbour_write_mb_s"]
 K_KERNEL = KNOB_INDEX["linux_kernel"]
+K_TRX_COMMIT = KNOB_INDEX["innodb_flush_log_at_trx_commit"]
 
 # The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
 # the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
@@ -340,6 +348,9 @@ COLUMNS = (
     "sim_journal_commits_forced",
     # time data-page reads waited for ext4's inode lock (O_DIRECT, kernels 4.9-5.5), ms per s
     "sim_dio_lock_wait_ms",
+    # redo log writes (one write + fsync each) and the time commits waited for them
+    "log_writes",
+    "sim_commit_wait_ms",
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
@@ -397,6 +408,8 @@ C_USER_LRU = COL["sim_user_LRU_batch_pages"]
 C_NB_WKB = COL["sim_neighbour_wkB_s"]
 C_JBD_FORCED = COL["sim_journal_commits_forced"]
 C_DIO_WAIT = COL["sim_dio_lock_wait_ms"]
+C_LOG_WRITES = COL["log_writes"]
+C_COMMIT_WAIT = COL["sim_commit_wait_ms"]
 
 # Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
 HIST_BUCKETS = 48 * 8

@@ -149,6 +149,11 @@ class ReferenceSim(MariaDBMixin):
         self.lock_idx = 0
         self.lock_last = 0
         self.rd_done_max = 0
+        # redo log flushes (io.log_flush)
+        self.log_flush_lsn = L.LOG_START_LSN
+        self.log_flush_start = 0
+        self.log_flush_end = 0
+        self.log_busy = 0
         # page cleaner coordinator
         self.pc_disabled = self.k.innodb_page_cleaner_disabled_debug != 0
         self.pc_loop_start = -1_000_000
@@ -175,7 +180,15 @@ class ReferenceSim(MariaDBMixin):
         self.times = [0 if e < self.n_active else inf for e in range(n_threads_max)]
         self.times.append(inf if self.pc_disabled else 0)  # the page cleaner is the last entity
         self.threads = [
-            {"rows_left": 0, "rows_done": 0, "start": 0, "pending": None}
+            {
+                "rows_left": 0,
+                "rows_done": 0,
+                "start": 0,
+                "pending": None,
+                "wrote": False,
+                "commit_pending": False,
+                "commit_lsn": 0,
+            }
             for _ in range(n_threads_max)
         ]
         self.thread_cpu = [0.0] * n_threads_max
@@ -259,6 +272,40 @@ class ReferenceSim(MariaDBMixin):
         self.rd_done_max = max(self.rd_done_max, done)
         return done
 
+    def submit_sync_write(self, now: int, nbytes: int) -> int:
+        """A log or journal write: its own FIFO, pushing page writes back (io.submit_sync_write)."""
+        service = self.service(nbytes)
+        start = max(now, self.log_busy)
+        if self.wb_end > start:
+            in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK)
+            start += min(in_flight, self.wb_end - start)
+        self.log_busy = start + service
+        self.dev_busy_write = max(self.dev_busy_write, now) + service
+        if self.wb_end > now:
+            self.wb_end += service
+        done = start + service + int(self.k.device_write_latency_us + 0.5)
+        resp = done - now
+        self.count(now, L.C_W_S)
+        self.count(now, L.C_WKB, nbytes / 1024.0)
+        self.count(now, L.C_W_AWAIT, resp / 1000.0)
+        self.count(now, L.C_AQU, resp / 1e6)
+        self.count(now, L.C_UTIL, service / 1e4)
+        return done
+
+    def log_flush(self, now: int, lsn: int) -> int:
+        """Group commit: make the redo up to lsn durable; returns when it is (io.log_flush)."""
+        if lsn <= self.log_flush_lsn:
+            return max(now, self.log_flush_end)
+        if now < self.log_flush_start:  # the next flush has not started: join its group
+            self.log_flush_lsn = lsn
+            return self.log_flush_end
+        start = max(now, self.log_flush_end)
+        nbytes = -(-(lsn - self.log_flush_lsn) // L.LOG_WRITE_ALIGN) * L.LOG_WRITE_ALIGN
+        done = self.fsync(self.submit_sync_write(start, nbytes), L.FILE_LOG)
+        self.count(start, L.C_LOG_WRITES)
+        self.log_flush_lsn, self.log_flush_start, self.log_flush_end = lsn, start, done
+        return done
+
     def buffered(self, kind: int) -> bool:
         """InnoDB writes file `kind` through the page cache (the manual's innodb_flush_method)."""
         if kind == L.FILE_LOG and self.engine == L.ENG_MYSQL80:
@@ -309,7 +356,7 @@ class ReferenceSim(MariaDBMixin):
         if int(self.k.filesystem) != L.FS_XFS and self.buffered(kind):
             # ext4 data=ordered: the journal commit writes the neighbour's dirty data first
             self.neighbour_accrue(now)
-            start = self.submit(self.writeback(now), L.JOURNAL_BLOCK, True)
+            start = self.submit_sync_write(self.writeback(now), L.JOURNAL_BLOCK)
             self.count(now, L.C_JBD_FORCED)
         done = start + int(self.k.device_fsync_latency_us + 0.5)
         self.count(now, L.C_FSYNCS)
@@ -866,6 +913,8 @@ class ReferenceSim(MariaDBMixin):
     def thread_step(self, e: int, t: int) -> int:
         """Run thread e's transaction until it commits or must touch the device."""
         th = self.threads[e]
+        if th["commit_pending"]:
+            return self.finish_commit(e, t)
         if th["rows_left"] == 0:
             if self.engine != L.ENG_MYSQL80:
                 wait = self.ma_log_free_check(t)
@@ -907,6 +956,8 @@ class ReferenceSim(MariaDBMixin):
                     return w
                 th.update(rows_left=0, rows_done=0)
                 return t + L.REDO_WAIT_POLL_US
+            if is_write:
+                th["wrote"] = True
             self.thread_cpu[e] += self.k.cpu_us_per_row
             step = int(self.thread_cpu[e])
             self.thread_cpu[e] -= step
@@ -917,11 +968,27 @@ class ReferenceSim(MariaDBMixin):
             self.activity += 1
             if self.engine != L.ENG_MYSQL80:
                 self.ma_after_commit(local)
-            self.count(local, L.C_TPS)
-            s = local // 1_000_000
-            if s < self.seconds:
-                self.hist[s, latency_bucket(local - th["start"])] += 1
+            th["commit_lsn"] = self.lsn
+            if local > t and th["wrote"] and int(self.k.innodb_flush_log_at_trx_commit) in (1, 3):
+                th["commit_pending"] = True  # the log write is I/O: wait for the clock
+                return local
+            return self.finish_commit(e, local)
         return local + int(self.k.think_time_us)
+
+    def finish_commit(self, e: int, t: int) -> int:
+        """The commit at t: the redo flush (trx_commit = 1), then the trx counts."""
+        th = self.threads[e]
+        done = t
+        if th["wrote"] and int(self.k.innodb_flush_log_at_trx_commit) in (1, 3):
+            done = self.log_flush(t, th["commit_lsn"])
+            if done > t:
+                self.count(t, L.C_COMMIT_WAIT, (done - t) / 1000.0)
+        th.update(wrote=False, commit_pending=False)
+        self.count(done, L.C_TPS)
+        s = done // 1_000_000
+        if s < self.seconds:
+            self.hist[s, latency_bucket(done - th["start"])] += 1
+        return done + int(self.k.think_time_us)
 
     # ------------------------------------------------------------------ the loop
     def sample_second(self, s: int) -> None:
@@ -952,6 +1019,8 @@ class ReferenceSim(MariaDBMixin):
                 self.complete_writes(min(t, boundary - 1))
             elif boundary <= t:
                 self.periodic_commit(boundary)
+                if self.lsn > self.log_flush_lsn:
+                    self.log_flush(boundary, self.lsn)
                 if self.engine == L.ENG_MYSQL80:
                     self.checkpoint()
                 self.sample_second(self.second)

@@ -18,13 +18,14 @@ import numpy as np
 from numba import njit
 
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
-from .io import fsync, periodic_commit, read_data_page, ring_peek_done, submit
+from .io import fsync, log_flush, periodic_commit, read_data_page, ring_peek_done, submit
 from .layout import (
     BUF_LRU_SEARCH_SCAN_THRESHOLD,
     C_AGE_ASYNC,
     C_AGE_SYNC,
     C_CKPT,
     C_CKPT_AGE,
+    C_COMMIT_WAIT,
     C_DATA,
     C_DIRTY,
     C_DML_READS,
@@ -61,6 +62,7 @@ from .layout import (
     G_ACTIVITY,
     G_CKPT,
     G_END,
+    G_LOG_FLUSH_LSN,
     G_LSN,
     G_MA_ASYNC_LSN,
     G_MA_IDLE,
@@ -120,6 +122,7 @@ from .layout import (
     K_TABLE_ROWS,
     K_THINK_US,
     K_THREADS,
+    K_TRX_COMMIT,
     K_WORKLOAD,
     K_WRITE_PCT,
     L_IO_DONE,
@@ -165,7 +168,11 @@ TH_ROWS_LEFT = 0  # thread state columns: rows left in the current transaction,
 TH_ROWS_DONE = 1  # rows done in it,
 TH_START = 2  # its start time (us),
 TH_PENDING = 3  # page + 1 of a row kept for the next step (0: none),
-TH_PENDING_WRITE = 4  # and whether that row is an update
+TH_PENDING_WRITE = 4  # and whether that row is an update,
+TH_WROTE = 5  # the transaction changed a row (its commit flushes the redo),
+TH_COMMIT = 6  # 1 while its commit waits for the clock before the log flush,
+TH_COMMIT_LSN = 7  # and the LSN that flush must cover
+N_TH = 8
 
 # ---------------------------------------------------------------- random numbers
 
@@ -714,6 +721,8 @@ def run_step(
     ahead of t is kept pending and the thread yields, so that every I/O is submitted in global
     time order. A transaction begins with log_free_check. Returns the time of the next step.
     """
+    if th[e, TH_COMMIT] == 1:
+        return finish_commit(g, knobs, out, hist, th, e, t)
     if th[e, TH_ROWS_LEFT] == 0:
         if knobs[K_ENGINE] != ENG_MYSQL80:
             wait = ma_log_free_check(g, frl, inst, knobs, times, heap, pos, out, t)
@@ -788,6 +797,8 @@ def run_step(
             th[e, TH_ROWS_LEFT] = 0
             th[e, TH_ROWS_DONE] = 0
             return t + REDO_WAIT_POLL_US
+        if is_write:
+            th[e, TH_WROTE] = 1
         th_cpu[e] += cpu
         step = int(th_cpu[e])
         th_cpu[e] -= step
@@ -795,16 +806,42 @@ def run_step(
         th[e, TH_ROWS_LEFT] -= 1
         th[e, TH_ROWS_DONE] += 1
     if th[e, TH_ROWS_DONE] > 0:
-        # commit: srv activity count, throughput and latency
+        # commit: srv activity count, mtr-commit checks, then the redo flush
         g[G_ACTIVITY] += 1
         g[G_TRX_TOTAL] += 1
         if knobs[K_ENGINE] != ENG_MYSQL80:
             ma_after_commit(g, fr, frl, inst, knobs, times, heap, pos, local)
-        s = local // 1_000_000
-        if s < out.shape[0]:
-            out[s, C_TPS] += 1
-            hist[s, latency_bucket(local - th[e, TH_START])] += 1
+        th[e, TH_COMMIT_LSN] = g[G_LSN]
+        if local > t and th[e, TH_WROTE] == 1 and commit_waits(knobs):
+            th[e, TH_COMMIT] = 1  # the log write is device I/O: submit it in time order
+            return local
+        return finish_commit(g, knobs, out, hist, th, e, local)
     return local + int(knobs[K_THINK_US])
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def commit_waits(knobs):
+    """innodb_flush_log_at_trx_commit 1 (or MariaDB's 3): a commit waits for its redo flush."""
+    v = int(knobs[K_TRX_COMMIT])
+    return v == 1 or v == 3
+
+
+@njit(cache=True, _nrt=False)
+def finish_commit(g, knobs, out, hist, th, e, t):
+    """Thread e's commit at t (us): wait for the redo flush (trx_commit = 1), count the trx."""
+    done = t
+    if th[e, TH_WROTE] == 1 and commit_waits(knobs):
+        done = log_flush(g, knobs, out, t, th[e, TH_COMMIT_LSN])
+        s = t // 1_000_000
+        if done > t and s < out.shape[0]:
+            out[s, C_COMMIT_WAIT] += (done - t) / 1000.0
+    th[e, TH_WROTE] = 0
+    th[e, TH_COMMIT] = 0
+    s = done // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_TPS] += 1
+        hist[s, latency_bucket(done - th[e, TH_START])] += 1
+    return done + int(knobs[K_THINK_US])
 
 
 # ---------------------------------------------------------------- sampling and the timeline
@@ -862,6 +899,9 @@ def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ri
             )
         elif boundary <= t:
             periodic_commit(g, knobs, out, boundary)
+            if g[G_LSN] > g[G_LOG_FLUSH_LSN]:
+                # the log flusher's once-a-second write + fsync (innodb_flush_log_at_timeout)
+                log_flush(g, knobs, out, boundary, g[G_LSN])
             if knobs[K_ENGINE] == ENG_MYSQL80:
                 checkpoint(g, frl, inst)  # MariaDB checkpoints after page-cleaner passes only
             sample_second(g, inst, knobs, out, g[G_SECOND])
@@ -951,6 +991,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     gf = np.zeros(N_GF, dtype=np.float64)
     g[G_LSN] = LOG_START_LSN
     g[G_CKPT] = LOG_START_LSN
+    g[G_LOG_FLUSH_LSN] = LOG_START_LSN
     g[G_PC_LOOP_START] = -1_000_000
     g[G_PC_DISABLED] = 1 if knobs[K_PC_DISABLED] != 0 else 0
     g[G_N_THREADS_MAX] = n_threads_max
@@ -1130,7 +1171,7 @@ def simulate_kernel(
     slots = np.zeros(inst.shape[0], dtype=np.int64)
     clocks = np.zeros(64, dtype=np.int64)
     n_ent = n_threads_max + 1
-    th = np.zeros((n_threads_max, 5), dtype=np.int64)  # TH_* columns
+    th = np.zeros((n_threads_max, N_TH), dtype=np.int64)  # TH_* columns
     th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
     cleaner = n_threads_max
     times = np.full(n_ent, INF_TIME, dtype=np.int64)
