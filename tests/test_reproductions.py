@@ -483,3 +483,208 @@ def test_hot_rows_needs_every_step_and_a_long_enough_run(hot_rows_runs):
     short = fs.simulate(fs.presets.get("seed004-hot-rows").replace(seconds=20))
     with pytest.raises(ValueError, match="warm_up_s=300"):
         rp.seed004_hot_rows(short)
+
+
+# ------------------------------------------------------------------- seed 000 and seed 002
+
+
+def test_between_includes_both_bounds_and_ignores_the_article():
+    rule = rp.between(-20, -5, "about 10 % less")
+    assert rule.text == "-20 to -5 (about 10 % less)"
+    assert rule.ok(-10, -20) and rule.ok(-10, -5) and rule.ok(math.nan, -12)
+    assert not rule.ok(-10, -4.9) and not rule.ok(-10, -20.1) and not rule.ok(-10, math.nan)
+    table = rp.comparison_table([("q", -10, -30, rule)])
+    assert table["ok"].to_list() == [False]
+
+
+@pytest.fixture(scope="module")
+def seed000():
+    return rp.seed000_runs()
+
+
+def test_seed000_runs_are_one_change_each(seed000):
+    assert list(seed000) == list(rp.SEED000_VARIANTS)
+    stall = fs.presets.get("seed000-stall")
+    assert seed000["stall"].scenario == stall
+    assert seed000["fix"].scenario == fs.presets.get("seed000-fixed")
+    sheet = seed000["datasheet NVMe"].scenario
+    assert sheet["device"] == "nvme-pcie4" and "device_iops" not in sheet.knobs
+    assert sheet["device_iops"] == 1_400_000 and sheet["device_fsync_latency_us"] == 891
+    assert {k: v for k, v in sheet.knobs.items() if k != "device"} == {
+        k: v for k, v in stall.knobs.items() if not k.startswith("device_")
+    }
+    for label, change in (
+        ("no neighbour", {"neighbour_write_mb_s": 0.0}),
+        ("xfs", {"filesystem": "xfs"}),
+        ("O_DIRECT", {"innodb_flush_method": "O_DIRECT"}),
+        ("trx_commit=1", {"innodb_flush_log_at_trx_commit": 1}),
+    ):
+        assert seed000[label].scenario == stall.replace(**change), label
+
+
+def test_seed000_table_reproduces_what_the_lesson_says(seed000):
+    table = rp.seed000_table(seed000)
+    assert table.columns == COLUMNS
+    known = pl.any_horizontal(
+        [pl.col("quantity").str.starts_with(q) for q in rp.SEED000_NOT_REPRODUCED]
+    )
+    assert table.filter(known).height == len(rp.SEED000_NOT_REPRODUCED)
+    assert table.filter(~known)["ok"].all(), table.filter(~known & ~pl.col("ok"))
+    assert not table.filter(known)["ok"].any()
+    assert _row(table, "Free buffers")["article"] == 0
+    assert _row(table, "pidstat convert")["article"] == 64_268
+
+
+def test_seed000_stats_follow_the_series(seed000):
+    run = seed000["stall"]
+    st = rp.seed000_stats(run)
+    s = run.series.filter(pl.col("time_s") > rp.SEED000_WARM_UP_S)
+    assert st["tps_mean"] == pytest.approx(s["sim_tps"].mean())
+    assert st["zero_tps_seconds"] == (s["sim_tps"] == 0).sum() > 0
+    assert st["pool_pages"] == 8192 and st["free_min"] == 0
+    assert st["mysqld_kB_wr_s"] + st["neighbour_kB_wr_s"] == pytest.approx(st["wkB_s_mean"])
+    assert st["journal_commits_forced_max"] >= st["journal_commits_forced_per_s"] > 0
+    with pytest.raises(ValueError, match="warm_up_s=10"):
+        rp.seed000_stats(fs.simulate(fs.presets.get("seed000-stall"), seconds=10))
+
+
+def test_seed000_table_ok_follows_the_numbers(seed000):
+    # no neighbour in the "stall" run: no stall, so the stall's rows stop being ok
+    quiet = {**seed000, "stall": seed000["no neighbour"]}
+    with pytest.raises(ValueError, match="runs\\['stall'\\] is not the scenario"):
+        rp.seed000_table(quiet)
+    tampered = dataclasses.replace(
+        seed000["stall"],
+        series=seed000["stall"].series.with_columns(pl.col("w_await_ms") * 20),
+    )
+    table = rp.seed000_table({**seed000, "stall": tampered})
+    assert not _row(table, "iostat w_await in the stall")["ok"]  # over 500 ms
+    assert _row(table, "Free buffers")["ok"]
+
+
+def test_seed000_table_needs_its_runs(seed000):
+    with pytest.raises(ValueError, match="missing fix"):
+        rp.seed000_table({k: v for k, v in seed000.items() if k != "fix"})
+
+
+def test_seed000_whatif_table(seed000):
+    table = rp.seed000_whatif_table(seed000)
+    assert table["variant"].to_list() == list(rp.SEED000_VARIANTS)
+    assert table["change"].to_list() == list(rp.SEED000_VARIANTS.values())
+    row = table.row(0, named=True)
+    st = rp.seed000_stats(seed000["stall"])
+    assert row["tps_mean"] == st["tps_mean"] and row["commit_wait_max_ms"] == 0
+    by = {r["variant"]: r for r in table.iter_rows(named=True)}
+    assert by["trx_commit=1"]["commit_wait_max_ms"] > 0
+    assert by["xfs"]["journal_commits_forced_per_s"] == 0
+
+
+def test_seed000_iostat_reads_like_iostat(seed000):
+    run = seed000["stall"]
+    io = rp.seed000_iostat(run, 13, 18)
+    assert io["time_s"].to_list() == [13, 14, 15, 16, 17, 18]
+    s = run.series.filter(pl.col("time_s").is_between(13, 18))
+    assert (io["mysqld_kB_wr_s"] + io["convert_kB_wr_s"] - s["wkB_s"]).abs().max() < 1e-9
+    r = io.filter(pl.col("r_s") > 0).row(0, named=True)
+    assert r["avgrq_sz"] == pytest.approx((r["rkB_s"] + r["wkB_s"]) * 2 / (r["r_s"] + r["w_s"]))
+    assert (
+        min(r["r_await_ms"], r["w_await_ms"])
+        <= r["await_ms"]
+        <= max(r["r_await_ms"], r["w_await_ms"])
+    )
+
+
+def test_with_device_drops_the_hand_set_device_knobs():
+    stall = fs.presets.get("seed000-stall")
+    assert stall["device_iops"] == 5000
+    on = rp.with_device(stall, "sata-ssd")
+    assert on["device_iops"] == 88_000 and on["device_bandwidth_mb_s"] == 530
+    assert (on.seconds, on.seed, on.engine) == (stall.seconds, stall.seed, stall.engine)
+    with pytest.raises(ValueError, match="device"):
+        rp.with_device(stall, "no-such-drive")
+
+
+def test_seed002_seconds_honours_flushsim_fast(monkeypatch):
+    full = fs.presets.get("seed002-ext4-dio").seconds
+    assert full > rp.SEED002_FAST_SECONDS > rp.SEED002_WARM_UP_S
+    monkeypatch.delenv("FLUSHSIM_FAST", raising=False)
+    assert rp.seed002_seconds() == full
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    assert rp.seed002_seconds() == rp.SEED002_FAST_SECONDS
+    assert rp.seed002_seconds(30) == 30
+
+
+def test_seed002_runs_are_the_grid(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    monkeypatch.setattr(rp, "SEED002_FAST_SECONDS", 2)  # cheap runs
+    setups = {k: rp.SEED002_SETUPS[k] for k in ("xfs", "ext4 dioread_nolock, 5.5")}
+    runs = rp.seed002_runs(threads=(8,), setups=setups)
+    assert list(runs) == [(8, "xfs"), (8, "ext4 dioread_nolock, 5.5")]
+    sc = runs[(8, "ext4 dioread_nolock, 5.5")].scenario
+    assert (sc["threads"], sc["filesystem"], sc["linux_kernel"]) == (
+        8,
+        "ext4-dioread_nolock",
+        "5.5",
+    )
+    assert sc["innodb_flush_method"] == "O_DIRECT"
+    assert all(r.series.height == 2 for r in runs.values())
+
+
+@pytest.fixture(scope="module")
+def seed002_fake():
+    """Every run of seed002_table's grid as copies of one short run, with sim_tps set by hand."""
+    base = fs.simulate(fs.presets.get("seed002-ext4-dio").replace(threads=8), seconds=22)
+
+    def run(tps):
+        return dataclasses.replace(
+            base, series=base.series.with_columns(pl.lit(tps).cast(pl.Int64).alias("sim_tps"))
+        )
+
+    def grid(**tps):
+        default = {label: 1000 for label in rp.SEED002_SETUPS}
+        return {
+            (n, label): run(tps.get(f"{label}@{n}", default[label]))
+            for n in rp.SEED002_THREADS
+            for label in rp.SEED002_SETUPS
+        }
+
+    return grid
+
+
+def test_seed002_table_ok_follows_the_numbers(seed002_fake):
+    article = {
+        "ext4, 5.3@256": 500,  # -50 %: the drop
+        "ext4 dioread_nolock, 5.3@256": 500,  # no help on a regular kernel
+        "ext4, 5.3, O_DSYNC@256": 900,  # 10 % below xfs, 80 % above ext4
+    }
+    table = rp.seed002_table(seed002_fake(**article))
+    assert table.columns == COLUMNS
+    assert table["ok"].all(), table
+    flat = rp.seed002_table(seed002_fake())  # every set-up alike: no drop, O_DSYNC not below xfs
+    ok = dict(zip(flat["quantity"], flat["ok"], strict=True))
+    assert [q for q, good in ok.items() if not good] == [
+        q
+        for q in flat["quantity"]
+        if q.startswith("256 threads: ext4 5.3 O_DIRECT against xfs")
+        or q.startswith("256 threads: O_DSYNC")
+    ]
+
+
+def test_seed002_grid_and_stats(seed002_fake):
+    runs = seed002_fake(**{"ext4, 5.3@8": 900})
+    grid = rp.seed002_grid(runs)
+    assert grid.height == len(rp.SEED002_THREADS) * len(rp.SEED002_SETUPS)
+    row = grid.filter((pl.col("threads") == 8) & (pl.col("setup") == "ext4, 5.3")).row(
+        0, named=True
+    )
+    assert row["vs_xfs_pct"] == pytest.approx(-10)
+    assert (row["filesystem"], row["linux_kernel"], row["innodb_flush_method"]) == (
+        "ext4",
+        "5.3",
+        "O_DIRECT",
+    )
+    with pytest.raises(ValueError, match="missing"):
+        rp.seed002_table({k: v for k, v in runs.items() if k != (256, "xfs")})
+    short = fs.simulate(fs.presets.get("seed002-ext4-dio").replace(threads=8), seconds=5)
+    with pytest.raises(ValueError, match="warm_up_s=20"):
+        rp.seed002_stats(short)

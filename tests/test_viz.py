@@ -236,3 +236,36 @@ def test_autoplay_rerun_ends_with_the_whole_run_drawn(monkeypatch):
     assert n == 20  # FLUSHSIM_FAST: longer than two previews, so a preview was sent first
     assert len(ex.sources["pool"].data["time_s"]) == n == ex.figs.clock.end
     assert ex.figs.play.active and ex.figs.clock.value == 0
+
+
+def test_stall_timeline_draws_the_four_parts():
+    from bokeh.models import BoxAnnotation, ColumnDataSource, GridPlot
+
+    run = fs.simulate(fs.presets.get("seed000-stall"), seconds=15)
+    grid = figures.stall_timeline(run, warm_up_s=10, title="stall")
+    assert isinstance(grid, GridPlot)
+    figs = [child for child, _, _ in grid.children]
+    assert [p.title.text for p in figs] == [
+        "stall: Buffer pool",
+        "stall: Throughput and worst transaction",
+        "stall: Device (iostat)",
+        "stall: fsyncs",
+    ]
+    assert len({id(p.x_range) for p in figs}) == 1 and figs[0].x_range.end == 15
+    (src,) = {r.data_source for p in figs for r in p.renderers}
+    assert isinstance(src, ColumnDataSource)
+    for column in figures.STALL_COLUMNS:
+        np.testing.assert_array_equal(
+            src.data[column], run.series[column].cast(pl.Float64).to_numpy()
+        )
+    np.testing.assert_array_equal(
+        src.data["worst_s"], run.series["sim_trx_latency_max_ms"].to_numpy() / 1000
+    )
+    for p in figs:
+        (box,) = [a for a in p.center if isinstance(a, BoxAnnotation)]
+        assert (box.left, box.right) == (0, 10)
+    # a series works as well as a run; without a warm-up nothing is shaded
+    bare = figures.stall_timeline(run.series)
+    assert not [a for c, _, _ in bare.children for a in c.center if isinstance(a, BoxAnnotation)]
+    with pytest.raises(ValueError, match="w_await_ms"):
+        figures.stall_timeline(run.series.drop("w_await_ms"))

@@ -28,8 +28,10 @@ The filesystem and a neighbour process (issue 4; seed 000):
   manual: fsync and O_DSYNC: data and doublewrite files buffered; O_DIRECT and
   O_DIRECT_NO_FSYNC: opened with O_DIRECT) and whether data files are fsynced at all
   (O_DIRECT_NO_FSYNC skips it; the doublewrite file is still fsynced: not verified against the
-  source). A buffered write costs the same device time as a direct one: the page cache only
-  changes what an fsync waits for.
+  source). MySQL 8.0 writes its redo log through the page cache under every method (the manual:
+  O_DIRECT "uses fsync() to flush both the data and log files"); MariaDB's log follows its data
+  files (innodb_log_file_buffering is not modelled). A buffered write costs the same device time
+  as a direct one: the page cache only changes what an fsync waits for.
 - A neighbour process writes `neighbour_write_mb_s` of buffered data. Its dirty page-cache
   bytes are written back at every journal commit: every 5 s (ext4's default commit=5; the same
   period is assumed on xfs, where the kernel flusher does it) or when an fsync forces one.
@@ -59,7 +61,8 @@ The filesystem and a neighbour process (issue 4; seed 000):
   stream has written it, one journal block and the device's flush (device_fsync_latency_us).
   This is the ext3-style ordered flush; ext4's delayed allocation makes it smaller in practice
   (only data whose blocks are allocated waits), so flushsim's figure is an upper bound. Files
-  opened with O_DIRECT and xfs never wait for the neighbour this way.
+  opened with O_DIRECT and everything on xfs never wait for the neighbour this way; MySQL's
+  redo log does, whatever the flush method.
 """
 
 from __future__ import annotations
