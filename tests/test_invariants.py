@@ -42,6 +42,7 @@ def scenarios(draw):
         "innodb_flush_method": draw(st.sampled_from(["fsync", "O_DIRECT", "O_DIRECT_NO_FSYNC"])),
         "linux_kernel": draw(st.sampled_from(["4.4", "5.3"])),
         "neighbour_write_mb_s": draw(st.sampled_from([0.0, 30.0])),
+        "innodb_flush_log_at_trx_commit": draw(st.sampled_from([1, 2])),
     }
     engine = draw(st.sampled_from(["mysql-8.0", "mariadb-10.6", "mariadb-10.11"]))
     if engine != "mysql-8.0":

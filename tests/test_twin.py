@@ -4,7 +4,7 @@ Each scenario exercises other paths: LRU batches and single-page flushes (a tabl
 the pool), sync flushing (a small redo log), idle flushing, the disabled page cleaner, timeline
 changes, every workload, two instances, each doublewrite mode, and the I/O path (journal
 commits forced by fsyncs behind a neighbour's writeback on ext4; ext4's O_DIRECT inode lock;
-O_DIRECT_NO_FSYNC).
+O_DIRECT_NO_FSYNC; redo flushes at commit and once a second).
 """
 
 import functools
@@ -107,6 +107,9 @@ SCENARIOS = {
         },
         seconds=3,
     ),
+    "trx-commit-2-then-1": fs.Scenario(
+        knobs={**BASE, "innodb_flush_log_at_trx_commit": 2}, seconds=3
+    ).at(1.5, innodb_flush_log_at_trx_commit=1),
     "o-direct-no-fsync": fs.Scenario(
         knobs={
             **BASE,
@@ -241,10 +244,12 @@ def test_scenarios_cover_the_flushing_paths():
             "sim_neighbour_wkB_s",
             "sim_journal_commits_forced",
             "sim_dio_lock_wait_ms",
+            "sim_commit_wait_ms",
         ):
             if out[:, layout.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
+        "sim_commit_wait_ms",
         "sim_dio_lock_wait_ms",
         "sim_neighbour_wkB_s",
         "sim_journal_commits_forced",

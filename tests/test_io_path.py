@@ -1,0 +1,82 @@
+"""The I/O path's mechanisms, one at a time (flushsim/kernels/io.py).
+
+Redo flushes with group commit, innodb_flush_log_at_trx_commit, storage profiles and the
+neighbour's writeback.
+
+The seeds' reproductions are in test_seed000.py and test_seed002.py; these tests check the
+pieces they are built from, on small runs.
+"""
+
+import functools
+
+import polars as pl
+import pytest
+
+import flushsim as fs
+from flushsim import devices
+
+# a write-heavy load on a pool that holds the table: commits, not misses, set the pace
+BASE = {
+    "innodb_buffer_pool_size": "64M",
+    "table_rows": 100_000,
+    "write_pct": 100,
+    "rows_per_trx": 1,
+    "think_time_us": 0.0,
+}
+
+
+@functools.cache
+def series(**knobs):
+    sc = fs.Scenario(knobs={**BASE, **knobs}, seconds=6)
+    return fs.simulate(sc).series.filter(pl.col("time_s") > 2)
+
+
+def test_one_thread_flushes_the_redo_once_per_commit():
+    s = series(threads=1)
+    assert s["log_writes"].sum() == pytest.approx(s["sim_tps"].sum(), rel=0.01)
+    assert s["sim_commit_wait_ms"].sum() > 0
+
+
+def test_group_commit_shares_a_flush_between_committers():
+    s = series(threads=64)
+    # many commits arrive while a flush is under way: they share the next one
+    assert s["log_writes"].sum() < 0.2 * s["sim_tps"].sum()
+    assert s["sim_tps"].sum() > 2 * series(threads=1)["sim_tps"].sum()
+
+
+@pytest.mark.parametrize("value", [0, 2])
+def test_trx_commit_0_and_2_flush_once_a_second_and_commits_do_not_wait(value):
+    s = series(threads=8, innodb_flush_log_at_trx_commit=value)
+    assert s["sim_commit_wait_ms"].sum() == 0
+    assert s["log_writes"].max() == 1
+    assert s["sim_tps"].sum() > series(threads=8)["sim_tps"].sum()
+
+
+def test_a_profile_sets_the_device_knobs_a_hand_set_knob_wins():
+    sc = fs.Scenario(knobs={"device": "sata-ssd", "device_iops": 5000})
+    profile = devices.knobs("sata-ssd")
+    assert sc.values["device_iops"] == 5000
+    for name in ("device_bandwidth_mb_s", "device_read_latency_us", "device_fsync_latency_us"):
+        assert sc.values[name] == profile[name]
+    with pytest.raises(ValueError, match="device="):
+        fs.Scenario(knobs={"device": "nvme"})
+
+
+def test_the_neighbours_bytes_go_out_at_journal_commits():
+    # 30 MB/s of buffered writes for 6 s
+    def written(fs_name):
+        sc = fs.Scenario(
+            knobs={**BASE, "threads": 2, "filesystem": fs_name, "neighbour_write_mb_s": 30.0},
+            seconds=6,
+        )
+        return fs.simulate(sc).series["sim_neighbour_wkB_s"] * 1024  # bytes per second
+
+    # ext4 + fsync: every commit's redo fsync forces a journal commit, which writes the
+    # neighbour's data out as it comes (all but the last commit's worth)
+    ext4 = written("ext4")
+    assert ext4.sum() == pytest.approx(30e6 * 6, rel=0.001)
+    assert ext4.min() > 0.9 * 30e6
+    # xfs: nothing forces a commit; the timed one at 5 s writes the first 5 s in one stream
+    xfs = written("xfs")
+    assert xfs[:5].sum() == 0
+    assert xfs[5] == pytest.approx(30e6 * 5, rel=0.001)
