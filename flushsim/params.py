@@ -19,6 +19,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+# the kernel's encodings (plain tuples: importing layout does not import numba)
+from .kernels.layout import FILESYSTEMS, FLUSH_METHODS, LINUX_KERNELS
+
 MYSQL80 = "mysql-8.0"
 MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
 MARIADB1011 = "mariadb-10.11"  # 10.11.8 and later (10.6.18+): only the page cleaner flushes the LRU
@@ -465,7 +468,7 @@ PARAMS: tuple[Param, ...] = (
         "How data and log files are opened and flushed: fsync and O_DSYNC write data through "
         "the page cache; O_DIRECT bypasses it; O_DIRECT_NO_FSYNC also skips the data fsync.",
         kind="enum",
-        choices=("fsync", "O_DSYNC", "O_DIRECT", "O_DIRECT_NO_FSYNC"),
+        choices=FLUSH_METHODS,
         dynamic=False,
         source=_MAN + " (Unix default fsync; littlesync and nosync are for testing and not "
         "modelled)",
@@ -677,7 +680,7 @@ PARAMS: tuple[Param, ...] = (
         "ext4-dioread_nolock is ext4 mounted with that option. Default xfs (RHEL's default).",
         group="storage",
         kind="enum",
-        choices=("ext4", "ext4-dioread_nolock", "xfs"),
+        choices=FILESYSTEMS,
         dynamic=False,
     ),
     Param(
@@ -690,20 +693,7 @@ PARAMS: tuple[Param, ...] = (
         "and writes of a file (seed 002); 5.5 with dioread_nolock and 5.6 on fix it.",
         group="storage",
         kind="enum",
-        choices=(
-            "4.4",
-            "4.9",
-            "4.14",
-            "4.19",
-            "5.3",
-            "5.4",
-            "5.5",
-            "5.6",
-            "5.10",
-            "5.15",
-            "6.1",
-            "6.6",
-        ),
+        choices=LINUX_KERNELS,
         dynamic=False,
     ),
     Param(
