@@ -26,11 +26,13 @@ written only after its redo) is not enforced.
 The filesystem and a neighbour process (issue 4; seed 000):
 - `innodb_flush_method` decides which files InnoDB writes through the page cache (the MySQL
   manual: fsync and O_DSYNC: data and doublewrite files buffered; O_DIRECT and
-  O_DIRECT_NO_FSYNC: opened with O_DIRECT) and whether data files are fsynced at all
-  (O_DIRECT_NO_FSYNC skips it; the doublewrite file is still fsynced: not verified against the
-  source). MySQL 8.0 writes its redo log through the page cache under every method (the manual:
-  O_DIRECT "uses fsync() to flush both the data and log files"); MariaDB's log follows its data
-  files (innodb_log_file_buffering is not modelled). A buffered write costs the same device time
+  O_DIRECT_NO_FSYNC: opened with O_DIRECT) and whether files are fsynced at all:
+  O_DIRECT_NO_FSYNC skips the data files' fsyncs (fil_buffering_disabled), and MySQL skips the
+  doublewrite file's under both O_DIRECT and O_DIRECT_NO_FSYNC (buf0dblwr.cc
+  Double_write::is_fsync_required); MariaDB's doublewrite fsync is kept (not verified). MySQL
+  8.0 writes its redo log through the page cache under every method (the manual: O_DIRECT
+  "uses fsync() to flush both the data and log files"); MariaDB's log follows its data files
+  (innodb_log_file_buffering is not modelled). A buffered write costs the same device time
   as a direct one: the page cache only changes what an fsync waits for.
 - A neighbour process writes `neighbour_write_mb_s` of buffered data. Its dirty page-cache
   bytes are written back at every journal commit: every 5 s (ext4's default commit=5; the same
@@ -86,6 +88,7 @@ from .layout import (
     C_WKB,
     ENG_MYSQL80,
     FILE_DATA,
+    FILE_DBLWR,
     FILE_LOG,
     FM_O_DIRECT,
     FM_O_DIRECT_NO_FSYNC,
@@ -315,11 +318,15 @@ def periodic_commit(g, knobs, out, now):
 def fsync(g, knobs, out, now, kind):
     """An fsync of file `kind` issued at `now` (us); returns when it completes.
 
-    Data files under O_DIRECT_NO_FSYNC are not fsynced (returns `now`, counts nothing). A
-    buffered file on ext4 forces a journal commit that first writes the neighbour's dirty data.
+    Data files under O_DIRECT_NO_FSYNC, and MySQL's doublewrite file under O_DIRECT and
+    O_DIRECT_NO_FSYNC, are not fsynced (returns `now`, counts nothing). A buffered file on ext4
+    forces a journal commit that first writes the neighbour's dirty data.
     """
-    if kind == FILE_DATA and int(knobs[K_FLUSH_METHOD]) == FM_O_DIRECT_NO_FSYNC:
+    method = int(knobs[K_FLUSH_METHOD])
+    if kind == FILE_DATA and method == FM_O_DIRECT_NO_FSYNC:
         return now
+    if kind == FILE_DBLWR and method >= FM_O_DIRECT and knobs[K_ENGINE] == ENG_MYSQL80:
+        return now  # Double_write::is_fsync_required: its writes are direct
     start = now
     s = _second(out, now)
     if int(knobs[K_FS]) != FS_XFS and buffered(knobs, kind):

@@ -352,6 +352,8 @@ class ReferenceSim(MariaDBMixin):
         method = int(self.k.innodb_flush_method)
         if kind == L.FILE_DATA and method == L.FM_O_DIRECT_NO_FSYNC:
             return now
+        if kind == L.FILE_DBLWR and method >= L.FM_O_DIRECT and self.engine == L.ENG_MYSQL80:
+            return now  # Double_write::is_fsync_required
         start = now
         if int(self.k.filesystem) != L.FS_XFS and self.buffered(kind):
             # ext4 data=ordered: the journal commit writes the neighbour's dirty data first
