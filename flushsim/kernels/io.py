@@ -145,16 +145,41 @@ def _service(knobs, nbytes):
     return max(int(max(per_op, per_byte) + 0.5), 1)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _behind_stream(g, knobs, start):
+    """Start (us) of a write meeting the neighbour's writeback: after its requests in flight."""
+    if g[G_WB_END] > start:
+        return start + min(WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK), g[G_WB_END] - start)
+    return start
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _count_io(out, s, is_write, nbytes, resp_us, service):
+    """Iostat's figures for one I/O submitted in second s (await and aqu_sz as sums)."""
+    if s < 0:
+        return
+    if is_write:
+        out[s, C_W_S] += 1
+        out[s, C_WKB] += nbytes / 1024.0
+        out[s, C_W_AWAIT] += resp_us / 1000.0  # a sum until series_frame divides it
+    else:
+        out[s, C_R_S] += 1
+        out[s, C_RKB] += nbytes / 1024.0
+        out[s, C_R_AWAIT] += resp_us / 1000.0
+    out[s, C_AQU] += resp_us / 1e6
+    out[s, C_UTIL] += service / 1e4
+
+
 @njit(cache=True, _nrt=False)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
     service = _service(knobs, nbytes)
     if is_write:
         start = max(now, g[G_DEV_BUSY])
-        if start == now and g[G_WB_END] > now:
-            # the device is busy only with the neighbour's writeback: wait for its requests
-            # in flight (a write queued behind other writes has already paid that wait)
-            start = now + min(WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK), g[G_WB_END] - now)
+        if start == now:
+            # busy only with the neighbour's writeback, if at all: wait for its requests in
+            # flight (a write queued behind other writes has already paid that wait)
+            start = _behind_stream(g, knobs, start)
         g[G_DEV_BUSY] = start + service
     else:
         start = max(now, g[G_DEV_BUSY_READ])
@@ -164,19 +189,7 @@ def submit(g, knobs, out, now, nbytes, is_write):
         g[G_WB_END] += service  # the writeback stream is pushed back
     lat = knobs[K_DEV_WLAT] if is_write else knobs[K_DEV_RLAT]
     done = start + service + int(lat + 0.5)
-    s = _second(out, now)
-    if s >= 0:
-        resp_ms = (done - now) / 1000.0
-        if is_write:
-            out[s, C_W_S] += 1
-            out[s, C_WKB] += nbytes / 1024.0
-            out[s, C_W_AWAIT] += resp_ms  # a sum until finish_seconds divides it
-        else:
-            out[s, C_R_S] += 1
-            out[s, C_RKB] += nbytes / 1024.0
-            out[s, C_R_AWAIT] += resp_ms
-        out[s, C_AQU] += (done - now) / 1e6
-        out[s, C_UTIL] += service / 1e4
+    _count_io(out, _second(out, now), is_write, nbytes, done - now, service)
     return done
 
 
@@ -189,21 +202,13 @@ def submit_sync_write(g, knobs, out, now, nbytes):
     them (they are pushed back). Behind the neighbour's writeback it waits like any write.
     """
     service = _service(knobs, nbytes)
-    start = max(now, g[G_LOG_BUSY])
-    if g[G_WB_END] > start:
-        start += min(WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK), g[G_WB_END] - start)
+    start = _behind_stream(g, knobs, max(now, g[G_LOG_BUSY]))
     g[G_LOG_BUSY] = start + service
     g[G_DEV_BUSY] = max(g[G_DEV_BUSY], now) + service
     if g[G_WB_END] > now:
         g[G_WB_END] += service
     done = start + service + int(knobs[K_DEV_WLAT] + 0.5)
-    s = _second(out, now)
-    if s >= 0:
-        out[s, C_W_S] += 1
-        out[s, C_WKB] += nbytes / 1024.0
-        out[s, C_W_AWAIT] += (done - now) / 1000.0
-        out[s, C_AQU] += (done - now) / 1e6
-        out[s, C_UTIL] += service / 1e4
+    _count_io(out, _second(out, now), True, nbytes, done - now, service)
     return done
 
 
@@ -291,13 +296,9 @@ def writeback(g, knobs, out, now):
         svc = _service(knobs, n)
         at = max(now, start - (WRITEBACK_QD - 1) * svc_full)
         s = _second(out, at)
+        _count_io(out, s, True, n, start + svc + lat - at, svc)
         if s >= 0:
-            out[s, C_W_S] += 1
-            out[s, C_WKB] += n / 1024.0
             out[s, C_NB_WKB] += n / 1024.0
-            out[s, C_W_AWAIT] += (start + svc + lat - at) / 1000.0
-            out[s, C_AQU] += (start + svc + lat - at) / 1e6
-            out[s, C_UTIL] += svc / 1e4
         start += svc
         nbytes -= n
     g[G_WB_END] = start

@@ -210,14 +210,32 @@ class ReferenceSim(MariaDBMixin):
         per_byte = nbytes / (self.k.device_bandwidth_mb_s * 1e6) * 1e6
         return max(int(max(per_op, per_byte) + 0.5), 1)
 
+    def behind_stream(self, start: int) -> int:
+        """A write meeting the neighbour's writeback starts after its requests in flight."""
+        if self.wb_end > start:
+            in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK)
+            return start + min(in_flight, self.wb_end - start)
+        return start
+
+    def count_io(self, t: int, is_write: bool, nbytes: int, resp: int, service: int) -> None:
+        """Iostat's figures for one I/O submitted at t (await and aqu_sz as sums)."""
+        if is_write:
+            self.count(t, L.C_W_S)
+            self.count(t, L.C_WKB, nbytes / 1024.0)
+            self.count(t, L.C_W_AWAIT, resp / 1000.0)
+        else:
+            self.count(t, L.C_R_S)
+            self.count(t, L.C_RKB, nbytes / 1024.0)
+            self.count(t, L.C_R_AWAIT, resp / 1000.0)
+        self.count(t, L.C_AQU, resp / 1e6)
+        self.count(t, L.C_UTIL, service / 1e4)
+
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
         service = self.service(nbytes)
         if is_write:
             start = max(now, self.dev_busy_write)
-            if start == now and self.wb_end > now:
-                # only the neighbour's writeback is running: wait for its requests in flight
-                in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK)
-                start = now + min(in_flight, self.wb_end - now)
+            if start == now:  # busy only with the neighbour's writeback, if at all
+                start = self.behind_stream(start)
             self.dev_busy_write = start + service
         else:
             start = max(now, self.dev_busy_read)
@@ -227,19 +245,7 @@ class ReferenceSim(MariaDBMixin):
             self.wb_end += service
         lat = self.k.device_write_latency_us if is_write else self.k.device_read_latency_us
         done = start + service + int(lat + 0.5)
-        s = now // 1_000_000
-        if s < self.seconds:
-            resp_ms = (done - now) / 1000.0
-            if is_write:
-                self.out[s, L.C_W_S] += 1
-                self.out[s, L.C_WKB] += nbytes / 1024.0
-                self.out[s, L.C_W_AWAIT] += resp_ms
-            else:
-                self.out[s, L.C_R_S] += 1
-                self.out[s, L.C_RKB] += nbytes / 1024.0
-                self.out[s, L.C_R_AWAIT] += resp_ms
-            self.out[s, L.C_AQU] += (done - now) / 1e6
-            self.out[s, L.C_UTIL] += service / 1e4
+        self.count_io(now, is_write, nbytes, done - now, service)
         return done
 
     def dio_serialised(self) -> bool:
@@ -275,21 +281,13 @@ class ReferenceSim(MariaDBMixin):
     def submit_sync_write(self, now: int, nbytes: int) -> int:
         """A log or journal write: its own FIFO, pushing page writes back (io.submit_sync_write)."""
         service = self.service(nbytes)
-        start = max(now, self.log_busy)
-        if self.wb_end > start:
-            in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK)
-            start += min(in_flight, self.wb_end - start)
+        start = self.behind_stream(max(now, self.log_busy))
         self.log_busy = start + service
         self.dev_busy_write = max(self.dev_busy_write, now) + service
         if self.wb_end > now:
             self.wb_end += service
         done = start + service + int(self.k.device_write_latency_us + 0.5)
-        resp = done - now
-        self.count(now, L.C_W_S)
-        self.count(now, L.C_WKB, nbytes / 1024.0)
-        self.count(now, L.C_W_AWAIT, resp / 1000.0)
-        self.count(now, L.C_AQU, resp / 1e6)
-        self.count(now, L.C_UTIL, service / 1e4)
+        self.count_io(now, True, nbytes, done - now, service)
         return done
 
     def log_flush(self, now: int, lsn: int) -> int:
@@ -329,13 +327,8 @@ class ReferenceSim(MariaDBMixin):
             n = min(nbytes, L.WRITEBACK_CHUNK)
             svc = self.service(n)
             at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
-            resp = start + svc + lat - at
-            self.count(at, L.C_W_S)
-            self.count(at, L.C_WKB, n / 1024.0)
+            self.count_io(at, True, n, start + svc + lat - at, svc)
             self.count(at, L.C_NB_WKB, n / 1024.0)
-            self.count(at, L.C_W_AWAIT, resp / 1000.0)
-            self.count(at, L.C_AQU, resp / 1e6)
-            self.count(at, L.C_UTIL, svc / 1e4)
             start += svc
             nbytes -= n
         self.wb_end = start
