@@ -8,5 +8,6 @@ from . import params, presets
 from .compare import compare
 from .run import Run, simulate
 from .scenario import Event, Scenario
+from .sweep import sweep
 
-__all__ = ["Event", "Run", "Scenario", "compare", "params", "presets", "simulate"]
+__all__ = ["Event", "Run", "Scenario", "compare", "params", "presets", "simulate", "sweep"]

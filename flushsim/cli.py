@@ -1,4 +1,4 @@
-"""Command line: `python -m flushsim presets | knobs | run PRESET ... | report PRESET ... | warm`.
+"""Command line: `python -m flushsim presets | knobs | run | report | sweep | record | warm`.
 
 Every user error (unknown preset or knob, value out of range, bad number, bad output file)
 prints one line naming the problem and exits with status 2; no traceback reaches the user.
@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Sequence
 
 from . import params, presets
+from .live import recorder
 from .run import simulate
 
 
@@ -46,6 +47,33 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the wear figures")
     report.add_argument(
         "--fill", type=float, help="fraction of the SSD holding data, 0 to 0.95 (default 0.5)"
+    )
+    sw = sub.add_parser(
+        "sweep", help="simulate a preset over a grid of knob values, one summary row per run"
+    )
+    sw.add_argument("preset", help="preset name (see `presets`)")
+    sw.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        required=True,
+        metavar="KNOB=V1,V2,...",
+        help="values of one knob, e.g. --grid innodb_io_capacity=100,200,400 (repeatable: the "
+        "runs are the cross product)",
+    )
+    sw.add_argument(
+        "--set", action="append", default=[], metavar="KNOB=VALUE", help="fixed override"
+    )
+    sw.add_argument("--seconds", type=int, help="simulated seconds of every run")
+    sw.add_argument("--seed", type=int, help="first seed (the preset's by default)")
+    sw.add_argument("--seeds", type=int, default=1, help="seeds per configuration: seed, +1, ...")
+    sw.add_argument("--workers", type=int, help="local processes (default: every core)")
+    sw.add_argument("--warmup", type=int, default=0, help="seconds left out of each summary")
+    sw.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime column")
+    sw.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
+    sw.add_argument("--out", required=True, help="FILE.parquet or FILE.csv")
+    recorder.add_arguments(
+        sub.add_parser("record", help="sample a running MySQL 8.0 / MariaDB server once per second")
     )
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
     kn.add_argument("--engine", default=params.MYSQL80)
@@ -126,6 +154,52 @@ def _wide():
     return pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200)
 
 
+def _grid(items: Sequence[str]) -> dict[str, list[object]]:
+    grid: dict[str, list[object]] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        values = [v.strip() for v in text.split(",")]
+        if not sep or not name or not all(values):
+            raise ValueError(f"--grid {item!r} must look like KNOB=V1,V2,...")
+        if name in grid:
+            raise ValueError(f"--grid {name} is given twice")
+        grid[name] = [params.parse_value(name, v) for v in values]
+    return grid
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from .sweep import DEFAULT_DRIVE, DEFAULT_FILL, sweep
+
+    if not args.out.endswith((".csv", ".parquet")):
+        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    grid = _grid(args.grid)
+    scenario = _scenario(args)
+    interrupted: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        table = sweep(
+            scenario,
+            grid,
+            seeds=args.seeds,
+            workers=args.workers,
+            warmup_s=args.warmup,
+            drive=args.drive or DEFAULT_DRIVE,
+            fill=DEFAULT_FILL if args.fill is None else args.fill,
+            progress=True,
+        )
+        interrupted = [str(w.message) for w in caught if w.category is RuntimeWarning]
+    if args.out.endswith(".parquet"):
+        table.write_parquet(args.out)
+    else:
+        table.write_csv(args.out)
+    print(f"wrote {table.height} rows x {table.width} columns to {args.out}")
+    if interrupted:
+        print(f"interrupted: {interrupted[0]}", file=sys.stderr)
+        return 130
+    return 0
+
+
 def _cmd_knobs(engine: str) -> int:
     import polars as pl
 
@@ -169,6 +243,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_warm()
             elif args.command == "report":
                 status = _cmd_report(args)
+            elif args.command == "sweep":
+                status = _cmd_sweep(args)
+            elif args.command == "record":
+                status = recorder.run_command(args)
             else:
                 status = _cmd_run(args)
         for w in caught:

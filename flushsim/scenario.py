@@ -98,6 +98,20 @@ class Scenario:
         for w in caught:
             warnings.warn(w.message, params.FlushsimWarning, stacklevel=3)
 
+    def __reduce__(self):
+        # Rebuilt (and so re-validated) from the user's fields: a sweep ships Scenarios to
+        # worker processes, and the read-only mapping views cannot be pickled as they are.
+        fields = (
+            dict(self.knobs),
+            self.engine,
+            self.timeline,
+            self.seconds,
+            self.seed,
+            self.name,
+            self.description,
+        )
+        return (_rebuild, fields)
+
     # ------------------------------------------------------------------ reading
     def __getitem__(self, name: str) -> object:
         """The resolved value of a knob (the user's, or the engine default)."""
@@ -162,6 +176,13 @@ class Scenario:
         lines += [f"  {k} = {v}" for k, v in self.knobs.items()]
         lines += [f"  {e.describe()}" for e in self.timeline]
         return "\n".join(lines)
+
+
+def _rebuild(*fields: object) -> Scenario:
+    # An unpickled copy: its adjustments were reported where the original was built.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", params.FlushsimWarning)
+        return Scenario(*fields)
 
 
 def _compile_timeline(

@@ -33,6 +33,9 @@ if ! command -v chromium >/dev/null 2>&1; then
         echo "warning: no chromium and not root to install it: browser tests will be skipped" >&2
     fi
 fi
+# The recorder's end-to-end test starts a private MariaDB from Debian's mariadb-server.
+# shellcheck disable=SC1091
+source "$REPO/scripts/mariadb.sh"
 kernels="$(cat "$REPO"/flushsim/kernels/*.py | sha256sum | cut -c1-12)"
 export NUMBA_CACHE_DIR="$REPO/.numba_cache/$kernels"
 export BOKEH_RESOURCES="${BOKEH_RESOURCES:-inline}"

@@ -1,0 +1,378 @@
+"""fs.sweep(): grid validation, determinism across workers, summaries, interrupts, the CLI, Dask."""
+
+from __future__ import annotations
+
+import math
+import re
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import flushsim as fs
+from flushsim import amplification, frontier
+from flushsim.sweep import SUMMARY_COLUMNS, by_config, plan, summarize
+
+REPO = Path(__file__).resolve().parents[1]
+SWEEP = sys.modules["flushsim.sweep"]  # the module: `fs.sweep` is the function
+BASE = fs.Scenario(seconds=8, knobs={"table_rows": 400_000, "threads": 8})
+GRID = {"innodb_io_capacity": [100, 400], "innodb_io_capacity_max": [300, 2000]}
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return fs.sweep(BASE, GRID, seeds=2, workers=1, progress=False)
+
+
+# ---------------------------------------------------------------- the grid
+def test_rows_are_the_cross_product_times_seeds_in_grid_order(serial):
+    assert serial.height == 2 * 2 * 2
+    assert serial.columns[:4] == [
+        "innodb_io_capacity",
+        "innodb_io_capacity_max",
+        "seed",
+        "adjustments",
+    ]
+    assert serial.columns[4:] == list(SUMMARY_COLUMNS)
+    assert serial["innodb_io_capacity"].to_list() == [100] * 4 + [400] * 4
+    assert serial["innodb_io_capacity_max"].to_list() == [300, 300, 2000, 2000] * 2
+    assert serial["seed"].to_list() == [1, 2] * 4
+
+
+def test_the_server_startup_rule_is_reported_per_row(serial):
+    # io_capacity 400 > io_capacity_max 300: the server lowers io_capacity and says so
+    adjusted = serial.filter(pl.col("adjustments") != "")
+    assert adjusted.select("innodb_io_capacity", "innodb_io_capacity_max").unique().rows() == [
+        (400, 300)
+    ]
+    assert "Setting innodb_io_capacity to 300" in adjusted["adjustments"][0]
+
+
+@pytest.mark.parametrize(
+    ("grid", "seeds", "message"),
+    [
+        ({"innodb_io_capacty": [100]}, 1, "innodb_io_capacity"),  # typo: a suggestion
+        ({"innodb_lru_flush_size": [32]}, 1, "innodb_lru_flush_size"),  # MariaDB only
+        ({"innodb_io_capacity": [50, 200]}, 1, "between 100 and"),
+        ({"innodb_io_capacity": []}, 1, "is empty"),
+        ({"innodb_io_capacity": "100,200"}, 1, "must be a list"),
+        ({}, 1, "non-empty mapping"),
+        ({"innodb_io_capacity": [200]}, 0, "seeds=0"),
+        ({"innodb_io_capacity": [200]}, [-1], "seeds="),
+    ],
+)
+def test_bad_input_fails_before_any_run_naming_the_knob(monkeypatch, grid, seeds, message):
+    def boom(*a, **k):
+        raise AssertionError("simulate() ran before the grid was checked")
+
+    monkeypatch.setattr(SWEEP, "simulate", boom)
+    with pytest.raises(ValueError, match=message):
+        fs.sweep(BASE, grid, seeds=seeds, progress=False)
+
+
+def test_a_bad_value_names_its_grid_point():
+    with pytest.raises(ValueError, match=r"grid point innodb_io_capacity=50, .*between 100"):
+        plan(BASE, {"innodb_io_capacity": [50], "innodb_lru_scan_depth": [100]})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"workers": 0}, "workers=0"),
+        ({"warmup_s": 8}, "warmup_s=8"),
+        ({"drive": "no-such-drive"}, "no-such-drive"),
+        ({"fill": 1.5}, "fill"),
+    ],
+)
+def test_bad_options_fail_before_any_run(monkeypatch, kwargs, message):
+    monkeypatch.setattr(SWEEP, "simulate", lambda *a, **k: 1 / 0)
+    with pytest.raises(ValueError, match=message):
+        fs.sweep(BASE, {"innodb_io_capacity": [200]}, progress=False, **kwargs)
+
+
+# ---------------------------------------------------------------- the numbers
+def test_workers_do_not_change_a_number(serial):
+    parallel = fs.sweep(BASE, GRID, seeds=2, workers=2, progress=False)
+    assert parallel.equals(serial)
+
+
+def test_each_row_summarises_its_own_simulation(serial):
+    row = serial.row(5, named=True)  # io_capacity 400 > io_capacity_max 300: adjusted
+    with pytest.warns(fs.params.FlushsimWarning, match="Setting innodb_io_capacity to 300"):
+        scenario = BASE.replace(
+            innodb_io_capacity=row["innodb_io_capacity"],
+            innodb_io_capacity_max=row["innodb_io_capacity_max"],
+            seed=row["seed"],
+        )
+    run = fs.simulate(scenario)
+    s = run.series
+    assert row["tps_mean"] == pytest.approx(s["sim_tps"].mean())
+    assert row["buffer_flush_adaptive_total_pages"] == pytest.approx(
+        s["buffer_flush_adaptive_total_pages"].mean()
+    )
+    assert row["buffer_pool_wait_free"] == s["buffer_pool_wait_free"].sum()
+    db = amplification.totals(run).filter(pl.col("stage") == "db_bytes")["bytes_per_s"][0]
+    assert row["bytes_written_per_day"] == pytest.approx(db * 86_400)
+    flushed = row["pages_flushed_per_s"] * s.height
+    assert row["updates_per_page_flushed"] == pytest.approx(s["dml_updates"].sum() / flushed)
+
+
+def test_warmup_leaves_out_the_first_seconds():
+    run = fs.simulate(BASE)
+    full, late = summarize(run), summarize(run, warmup_s=3)
+    assert late["tps_mean"] == pytest.approx(run.series["sim_tps"][3:].mean())
+    assert full["tps_mean"] == pytest.approx(run.series["sim_tps"].mean())
+    # redo bytes of the kept seconds only: LSN differences, not the LSN since start
+    chain = amplification.chain(run)
+    assert late["bytes_written_per_day"] == pytest.approx(chain["db_bytes"][3:].mean() * 86_400)
+
+
+def test_stall_seconds_count_seconds_below_half_the_median():
+    run = fs.simulate(BASE.stop_workload(5))  # three seconds without transactions
+    assert summarize(run)["stall_seconds"] == 3
+    assert summarize(run)["tps_p1"] == 0
+
+
+def test_more_flushing_costs_ssd_years():
+    # A redo-bound run: io_capacity_max paces adaptive flushing (lesson 06), and the drive pays.
+    sc = fs.Scenario(
+        seconds=20,
+        knobs={
+            "workload": "zipf",
+            "table_rows": 2_000_000,
+            "write_pct": 50,
+            "threads": 16,
+            "innodb_redo_log_capacity": 64 * 2**20,
+        },
+    )
+    table = fs.sweep(sc, {"innodb_io_capacity_max": [500, 4000]}, workers=1, progress=False)
+    low, high = table.rows(named=True)
+    assert (
+        high["buffer_flush_adaptive_total_pages"] > 1.5 * low["buffer_flush_adaptive_total_pages"]
+    )
+    assert high["ssd_lifetime_years"] < low["ssd_lifetime_years"]
+    assert high["updates_per_page_flushed"] < low["updates_per_page_flushed"]
+
+
+def test_by_config_averages_the_seeds(serial):
+    means = by_config(serial)
+    assert means.height == 4
+    assert means["runs"].to_list() == [2] * 4
+    first = serial.filter(
+        (pl.col("innodb_io_capacity") == 100) & (pl.col("innodb_io_capacity_max") == 300)
+    )
+    assert means["tps_mean"][0] == pytest.approx(first["tps_mean"].mean())
+
+
+# ---------------------------------------------------------------- interrupts
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_interrupt_keeps_the_finished_rows(workers):
+    seen = []
+
+    def stop_after_two(row):
+        seen.append(row)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.warns(RuntimeWarning, match=r"interrupted: 2 of 8 runs finished"):
+        table = fs.sweep(
+            BASE, GRID, seeds=2, workers=workers, progress=False, on_row=stop_after_two
+        )
+    assert table.height == 2
+    assert table.columns[4:] == list(SUMMARY_COLUMNS)
+    assert sorted(table["tps_mean"].to_list()) == sorted(r["tps_mean"] for r in seen)
+
+
+def test_ctrl_c_on_the_command_line_writes_what_finished(tmp_path):
+    out = tmp_path / "sweep.csv"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "flushsim",
+            "sweep",
+            "default",
+            "--seconds",
+            "120",
+            "--grid",
+            "innodb_io_capacity=100,200,300,400,500,600,700,800,900,1000",
+            "--grid",
+            "innodb_lru_scan_depth=100,1024",
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+        ],
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    # wait until the progress bar counts a finished run, then press Ctrl-C (SIGINT)
+    finished, text = 0, ""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not finished:
+        line = proc.stderr.readline()
+        text += line
+        counts = re.findall(r"\| *(\d+)/20 ", line)
+        finished = int(counts[-1]) if counts else 0
+    assert 1 <= finished < 20, text
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    assert "Traceback" not in stderr
+    table = pl.read_csv(out)
+    assert finished <= table.height < 20
+
+
+# ---------------------------------------------------------------- the command line
+def test_cli_sweep_writes_the_table(tmp_path):
+    out = tmp_path / "s.parquet"
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flushsim",
+            "sweep",
+            "default",
+            "--seconds",
+            "5",
+            "--grid",
+            "innodb_io_capacity=100,400",
+            "--seeds",
+            "2",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert res.returncode == 0, res.stderr
+    table = pl.read_parquet(out)
+    assert table.height == 4
+    assert table["seed"].to_list() == [1, 2, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--grid", "innodb_io_capacity=50"], "between 100 and"),
+        (["--grid", "innodb_io_capacity="], "KNOB=V1,V2"),
+        (["--grid", "nope=1"], "unknown knob 'nope'"),
+        (["--grid", "innodb_io_capacity=100", "--grid", "innodb_io_capacity=200"], "twice"),
+        (["--grid", "innodb_io_capacity=100", "--workers", "0"], "workers=0"),
+    ],
+)
+def test_cli_sweep_errors_are_one_line(tmp_path, args, message):
+    res = subprocess.run(
+        [sys.executable, "-m", "flushsim", "sweep", "default", *args, "--out", "x.csv"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert res.returncode == 2
+    assert message in res.stderr
+    assert "Traceback" not in res.stderr
+
+
+# ---------------------------------------------------------------- Dask
+def test_dask_local_cluster_gives_the_same_rows(serial):
+    distributed = pytest.importorskip("distributed")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        try:
+            with distributed.Client(cluster) as client:
+                table = fs.sweep(BASE, GRID, seeds=2, client=client, progress=False)
+        finally:
+            cluster.close()
+    assert table.equals(serial)
+
+
+# ---------------------------------------------------------------- the frontier
+def _brute_force_frontier(points: list[tuple[float, float]]) -> list[bool]:
+    out = []
+    for i, p in enumerate(points):
+        beaten = any(
+            q[0] >= p[0] and q[1] >= p[1] and (q[0] > p[0] or q[1] > p[1])
+            for j, q in enumerate(points)
+            if j != i
+        )
+        out.append(not beaten)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 6).map(float), st.integers(0, 6).map(float)),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_pareto_matches_the_brute_force_definition(points):
+    table = pl.DataFrame(
+        {"tps_mean": [p[0] for p in points], "ssd_lifetime_years": [p[1] for p in points]}
+    )
+    assert frontier.pareto(table)["on_frontier"].to_list() == _brute_force_frontier(points)
+
+
+def test_pareto_minimise_and_nan():
+    table = pl.DataFrame({"a": [1.0, 2.0, 3.0, math.nan], "b": [3.0, 2.0, 2.5, 9.0]})
+    marked = frontier.pareto(table, {"a": "max", "b": "min"})
+    assert marked["on_frontier"].to_list() == [False, True, True, False]
+    with pytest.raises(ValueError, match="'c' is not a column"):
+        frontier.pareto(table, {"c": "max"})
+    with pytest.raises(ValueError, match="'max' or 'min'"):
+        frontier.pareto(table, {"a": "up"})
+
+
+def test_nearest_counts_doublings():
+    table = frontier.pareto(
+        pl.DataFrame(
+            {
+                "innodb_io_capacity_max": [500, 1000, 4000, 8000],
+                "tps_mean": [1.0, 2.0, 3.0, 4.0],
+                "ssd_lifetime_years": [4.0, 3.0, 2.0, 1.0],
+            }
+        )
+    )
+    near = frontier.nearest(table, {"innodb_io_capacity_max": 2000}, k=2)
+    assert near["innodb_io_capacity_max"].to_list() in ([1000, 4000], [4000, 1000])
+    assert near["distance"].to_list() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="share no knob"):
+        frontier.nearest(table, {"innodb_lru_scan_depth": 1})
+
+
+def test_sweep_figures_build(serial):
+    from bokeh.models import ColumnDataSource
+
+    from flushsim.viz import sweeps
+
+    means = frontier.pareto(by_config(serial))
+    heat = sweeps.heatmap(means, "innodb_io_capacity", "innodb_io_capacity_max", "tps_mean")
+    src = next(m for m in heat.references() if isinstance(m, ColumnDataSource))
+    assert len(src.data["value"]) == 4
+    np.testing.assert_allclose(sorted(src.data["value"]), sorted(means["tps_mean"].to_list()))
+    front = sweeps.frontier(
+        means,
+        ["innodb_io_capacity", "innodb_io_capacity_max"],
+        current={"innodb_io_capacity": 100, "innodb_io_capacity_max": 2000},
+    )
+    assert "frontier" in front.title.text
+    with pytest.raises(ValueError, match="'nope' is not a column"):
+        sweeps.heatmap(means, "nope", "innodb_io_capacity", "tps_mean")
