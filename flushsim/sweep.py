@@ -343,9 +343,10 @@ def _mp_context():
     import multiprocessing
 
     # Never fork this process: polars' thread pool (and a notebook kernel's threads) would be
-    # copied with their locks held. The fork server starts clean with flushsim imported once.
+    # copied with their locks held. The fork server starts clean, loads the kernels once
+    # (flushsim._sweep_preload) and forks the workers from itself.
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["flushsim.sweep"])
+    ctx.set_forkserver_preload(["flushsim._sweep_preload"])
     return ctx
 
 

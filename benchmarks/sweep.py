@@ -1,0 +1,77 @@
+"""Sweep speed: configurations of the default scenario per second, and the two-core speedup.
+
+    python benchmarks/sweep.py --json sweep.json [--configs 1000] [--speedup-runs 100]
+
+`configs_per_s`: a sweep of 1,000 configurations (innodb_io_capacity x innodb_io_capacity_max
+x innodb_lru_scan_depth, 10 values each) of the default scenario (60 simulated seconds each)
+on every core, progress bar off; `--configs 100` takes the first 10 x 10 x 1. Goal (issue 8):
+1,000 configurations in under a minute on this 2-core machine, >= 17 configs/s.
+`two_core_speedup`: the time of `--speedup-runs` runs of the default scenario (seeds 1..N)
+with workers=1 (in this process) over the time with workers=2 (process start-up included).
+Goal >= 1.7. Never asserted by tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import flushsim as fs  # noqa: E402
+from flushsim.sweep import local_cores  # noqa: E402
+
+GRID = {
+    "innodb_io_capacity": [100, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000],
+    "innodb_io_capacity_max": [200, 400, 600, 800, 1000, 1500, 2000, 3000, 4000, 6000],
+    "innodb_lru_scan_depth": [100, 128, 256, 384, 512, 768, 1024, 2048, 4096, 8192],
+}
+
+
+def _timed(scenario: fs.Scenario, grid: dict, seeds: int, workers: int) -> tuple[float, int]:
+    start = time.perf_counter()
+    rows = fs.sweep(scenario, grid, seeds=seeds, workers=workers, progress=False).height
+    return time.perf_counter() - start, rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", required=True, help="output file")
+    ap.add_argument("--configs", type=int, choices=(10, 100, 1000), default=1000)
+    ap.add_argument("--speedup-runs", type=int, default=100)
+    args = ap.parse_args()
+    scenario = fs.presets.get("default")
+    fs.simulate(scenario, seconds=1)  # compile or load the kernels outside the timings
+    one_point = {"innodb_io_capacity": [200]}
+    one, _ = _timed(scenario, one_point, args.speedup_runs, workers=1)
+    two, _ = _timed(scenario, one_point, args.speedup_runs, workers=2)
+    keep = {10: (1, 1, 10), 100: (1, 10, 10), 1000: (10, 10, 10)}[args.configs]
+    grid = {k: v[:n] for (k, v), n in zip(GRID.items(), keep, strict=True)}
+    cores = local_cores()
+    wall, rows = _timed(scenario, grid, 1, workers=cores)
+    result = {
+        "scenario": f"default preset, {scenario.seconds} simulated seconds a run",
+        "configs": rows,
+        "workers": cores,
+        "wall_s": round(wall, 2),
+        "configs_per_s": round(rows / wall, 3),
+        "configs_per_s_goal": 17,
+        "speedup_runs": args.speedup_runs,
+        "one_core_s": round(one, 2),
+        "two_core_s": round(two, 2),
+        "two_core_speedup": round(one / two, 3),
+        "two_core_speedup_goal": 1.7,
+        "seconds_per_run_one_core": round(one / args.speedup_runs, 4),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
