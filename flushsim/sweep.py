@@ -169,7 +169,9 @@ def expand(scenario: Scenario, grid: Mapping[str, Sequence[object]]) -> list[dic
     count = math.prod(len(list(v)) for v in grid.values())
     if count > MAX_CONFIGS:
         raise ValueError(f"the grid has {count:,} points; sweep() runs at most {MAX_CONFIGS:,}")
-    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*grid.values())]
+    # "512M" or "ON" as a my.cnf would say them: typed values, so the columns sort as numbers
+    axes = [[params.parse_value(n, v) if isinstance(v, str) else v for v in grid[n]] for n in names]
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*axes)]
 
 
 def _is_knob(name: str) -> bool:
@@ -226,7 +228,14 @@ def plan(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", params.FlushsimWarning)  # caught once, above
             copies = [sc.replace(seed=seed) for seed in seed_list]
-        adjusted = "; ".join(dict.fromkeys(str(w.message) for w in caught))
+        notes = [str(w.message) for w in caught]
+        # the timeline's SET GLOBAL wins from its time on: say so rather than sweep in silence
+        notes += [
+            f"the timeline sets {k} at {t:g} s: the grid's value holds until then"
+            for t, action, k, _ in sc.changes
+            if action == "set" and k in point
+        ]
+        adjusted = "; ".join(dict.fromkeys(notes))
         tasks += [Task(len(tasks) + k, point, c, adjusted) for k, c in enumerate(copies)]
     return tasks
 

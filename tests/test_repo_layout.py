@@ -50,7 +50,8 @@ def test_public_api_is_the_documented_one():
         "params",
         "presets",
         "simulate",
+        "sweep",
     ]
     readme = (ROOT / "README.md").read_text()
-    for name in ("fs.simulate", "fs.presets.get", ".replace(", "run.series"):
+    for name in ("fs.simulate", "fs.presets.get", ".replace(", "run.series", "fs.sweep"):
         assert name in readme, name

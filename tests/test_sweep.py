@@ -78,6 +78,25 @@ def test_bad_input_fails_before_any_run_naming_the_knob(monkeypatch, grid, seeds
         fs.sweep(BASE, grid, seeds=seeds, progress=False)
 
 
+def test_sizes_and_switches_as_a_my_cnf_says_them_become_typed_columns():
+    tasks = plan(BASE, {"innodb_redo_log_capacity": ["512M", "1G"], "innodb_flush_sync": ["OFF"]})
+    assert [t.point for t in tasks] == [
+        {"innodb_redo_log_capacity": 512 * 2**20, "innodb_flush_sync": False},
+        {"innodb_redo_log_capacity": 2**30, "innodb_flush_sync": False},
+    ]
+    assert tasks[1].scenario["innodb_redo_log_capacity"] == 2**30
+    with pytest.raises(ValueError, match="innodb_redo_log_capacity='lots' is not a number"):
+        plan(BASE, {"innodb_redo_log_capacity": ["lots"]})
+
+
+def test_a_knob_the_timeline_sets_is_reported():
+    sc = BASE.at(4, innodb_io_capacity=1000)
+    (task,) = plan(sc, {"innodb_io_capacity": [300]})
+    assert task.adjustments == (
+        "the timeline sets innodb_io_capacity at 4 s: the grid's value holds until then"
+    )
+
+
 def test_a_bad_value_names_its_grid_point():
     with pytest.raises(ValueError, match=r"grid point innodb_io_capacity=50, .*between 100"):
         plan(BASE, {"innodb_io_capacity": [50], "innodb_lru_scan_depth": [100]})

@@ -218,6 +218,32 @@ def test_explorer_engine_switch_enables_lru_flush_size_and_engine_defaults(monke
     assert "ready" in ex.status.value
 
 
+def test_explorer_io_pickers_follow_the_engine(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    method, commit = (
+        ex.controls["innodb_flush_method"],
+        ex.controls["innodb_flush_log_at_trx_commit"],
+    )
+    assert (method.value, list(commit.options)) == ("fsync", [0, 1, 2])  # MySQL 8.0's defaults
+    ex.engine_picker.value = "mariadb-10.11"
+    assert (method.value, list(commit.options)) == ("O_DIRECT", [0, 1, 2, 3])  # MariaDB's
+    ex.set(innodb_flush_log_at_trx_commit=3, device="hdd-7200rpm", filesystem="ext4")
+    sc = ex.run.scenario
+    assert (sc["innodb_flush_log_at_trx_commit"], sc["device"], sc["filesystem"]) == (
+        3,
+        "hdd-7200rpm",
+        "ext4",
+    )
+    fast = ex.run
+    ex.set(device="nvme-pcie4")
+    # the spinning disk's reads wait milliseconds, the NVMe drive's a fraction of one
+    assert fast.series["r_await_ms"].mean() > 5 * ex.run.series["r_await_ms"].mean()
+    ex.engine_picker.value = "mysql-8.0"  # 3 is MariaDB's only: the preset's value returns
+    assert list(commit.options) == [0, 1, 2] and commit.value == 1
+    assert ex.run.scenario["innodb_flush_log_at_trx_commit"] == 1
+
+
 def test_preview_is_the_head_of_the_full_run():
     # the explorer sends a run's first seconds ahead of the rest: they must be the same numbers
     from flushsim.viz.explorer import PREVIEW_S

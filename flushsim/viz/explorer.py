@@ -51,6 +51,18 @@ CHOICES: dict[str, tuple[int, ...]] = {
     "write_pct": (0, 5, 10, 20, 30, 50, 80, 100),
 }
 KNOB_CONTROLS = tuple(CHOICES)
+# The I/O path: pickers whose choices follow the engine (MariaDB also has trx_commit 3).
+IO_PICKERS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "device", "filesystem")
+
+
+def _engine_choices(name: str, engine: str) -> list[object]:
+    """The valid values of a small knob on `engine`: an enum's choices or an int range."""
+    p = params.get(name, engine)
+    if p.kind == "enum":
+        return list(p.choices)
+    return list(range(int(p.min), int(p.max) + 1))
+
+
 FLUSH_SIZE = "innodb_lru_flush_size"  # MariaDB's knob: a control only on the engines that have it
 
 
@@ -207,6 +219,17 @@ class Explorer:
             )
             ctl.add_class(f"fs-knob-{name}")
             self.controls[name] = ctl
+        for name in IO_PICKERS:
+            ctl = w.Dropdown(
+                options=_engine_choices(name, self.scenario.engine),
+                value=self.scenario[name],
+                description=name,
+                tooltip=_tooltip(params.get(name, self.scenario.engine)),
+                layout=wide,
+                style=style,
+            )
+            ctl.add_class(f"fs-knob-{name}")
+            self.controls[name] = ctl
         # MariaDB's knob: shown, greyed out, until an engine that has it is picked.
         flush_size = w.SelectionSlider(
             options=[(f"{v:,}", v) for v in (32, 128, 256, 512, 1024, 2048, 4096)],
@@ -278,6 +301,8 @@ class Explorer:
                 self.workload_picker,
                 *(self.controls[n] for n in KNOB_CONTROLS),
                 self.flush_size,
+                w.HTML("<b>I/O path</b> (the device's own knobs: <code>device_*</code>)"),
+                *(self.controls[n] for n in IO_PICKERS),
                 self.drive_picker,
                 self.fill,
                 w.HBox([self.pin_button, self.clear_button]),
@@ -428,9 +453,19 @@ class Explorer:
         self.rerun()
 
     def _sync_engine_controls(self) -> None:
-        """innodb_lru_flush_size is a live control only on the engines that have it."""
-        has = FLUSH_SIZE in {p.name for p in params.for_engine(self.engine_picker.value)}
+        """Engine-specific controls: innodb_lru_flush_size, the I/O pickers' choices."""
+        engine = self.engine_picker.value
+        has = FLUSH_SIZE in {p.name for p in params.for_engine(engine)}
         self.flush_size.disabled = not has
+        for name in IO_PICKERS:
+            ctl = self.controls[name]
+            choices = _engine_choices(name, engine)
+            if list(ctl.options) != choices:
+                # the value first, so the old one never sits outside the new options
+                value = ctl.value if ctl.value in choices else params.get(name, engine).default
+                ctl.options = choices
+                ctl.value = value
+            ctl.tooltip = _tooltip(params.get(name, engine))
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)

@@ -21,6 +21,13 @@ def _label(column: str) -> str:
     return f"{column} ({doc.rsplit('[', 1)[1].rstrip(']')})" if doc and "[" in doc else column
 
 
+def _cell_text(v: float) -> str:
+    # 6,301 rather than 6.3e+03: whole numbers for throughputs, three digits for ratios
+    if not np.isfinite(v):
+        return str(v)
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
 def heatmap(table: pl.DataFrame, x: str, y: str, value: str, *, title: str | None = None):
     """Cells over two knobs coloured by `value` (mean over the rows of each cell, e.g. seeds).
 
@@ -46,7 +53,7 @@ def heatmap(table: pl.DataFrame, x: str, y: str, value: str, *, title: str | Non
             "x": cells["_x"].to_list(),
             "y": cells["_y"].to_list(),
             "value": vals,
-            "text": [f"{v:,.3g}" for v in vals],
+            "text": [_cell_text(v) for v in vals],
         }
     )
     p = figure(
