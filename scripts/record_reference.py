@@ -1,0 +1,528 @@
+#!/usr/bin/env python3
+"""Record the MariaDB 10.11 reference recordings of data/reference/mariadb-10.11 (issue #7).
+
+Each recording gets its own throw-away server (`flushsim.live.server.PrivateMariaDB`, Debian's
+mariadb-server) started with the options listed in `RECORDINGS`, and the same preparation:
+
+1. `innodb_adaptive_flushing = OFF` for the preparation only, so that the page cleaner's
+   averages (`page_cleaner_flush_pages_recommendation`'s avg_page_rate, lsn_avg_rate and
+   iteration count) are untouched by it and start from zero, as on a freshly started server;
+2. `prepare_table`: flushsim_wl.t, TABLE_ROWS rows (id, k, 200-byte pad; ~4,800 pages);
+3. the whole pool is written back (`innodb_max_dirty_pages_pct = 0` with io capacities of
+   1,000,000 until Innodb_buffer_pool_pages_dirty = 0), so every recording starts from a
+   warm, clean pool and a near-zero checkpoint age;
+4. the stated options are restored and checked (`SELECT @@GLOBAL....`): setting
+   innodb_max_dirty_pages_pct to 0 also lowers innodb_max_dirty_pages_pct_lwm to 0, which
+   would silently turn idle flushing off.
+
+Then the scenario:
+
+- idle-*: every row is updated once (`UPDATE ... SET k = k + 1` in transactions of 5,000
+  rows, about 1 s), purge is waited for (Innodb_history_list_length = 0), and the idle
+  server is recorded: no client statement but the recorder's SELECT / SHOW.
+- hotset-*: a fixed-rate update workload starts with the recording and runs through it:
+  HOT_THREADS connections together issue HOT_RATE autocommit `UPDATE t SET k = k + 1
+  WHERE id = ?` per second, each on a row drawn uniformly from a fixed hot set of HOT_ROWS
+  rows spread over the table (the same hot set and SQL as `run_workload("update-hotset")`).
+  A thread that falls behind its schedule catches up by at most 1 s.
+
+The recorder (`flushsim.live.recorder.record`) samples once per second with
+`enable_monitors=True` (the adaptive-flushing INNODB_METRICS counters are off by default).
+Each recording is written with `Recording.write` and then given a second Parquet metadata
+key, "flushsim.reference" (JSON: name, description, server options, preparation, workload
+and what it achieved, MariaDB version); `Recording.read` ignores it. Machine-specific values
+in the saved SHOW GLOBAL VARIABLES (the private server's folder, the host name) are replaced
+by "<private-server>" and "<host>".
+
+Usage (2 cores: run nothing else heavy meanwhile; about 10 minutes for all):
+    source scripts/env.sh
+    python scripts/record_reference.py --out data/reference/mariadb-10.11
+    python scripts/record_reference.py --only idle-ioc200 --only hotset-iocmax800
+    python scripts/record_reference.py --list
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import random
+import signal
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from flushsim.live.recorder import Recording, record
+from flushsim.live.server import DEFAULT_OPTIONS, PrivateMariaDB, find_mariadb, prepare_table
+
+TABLE_ROWS = 300_000
+DATABASE = "flushsim_wl"
+DIRTY_BATCH_ROWS = 5_000
+HOT_ROWS = 4_000
+HOT_RATE = 2_000  # row updates per second, all threads together
+HOT_THREADS = 4
+HOT_SEED = 0
+CATCH_UP_S = 1.0
+
+# the pool, and a redo log big enough that the load-free idle runs stay below
+# innodb_adaptive_flushing_lwm (10 % of the log): no redo-driven flushing while idle
+IDLE_BASE = {
+    "innodb_buffer_pool_size": "128M",
+    "innodb_log_file_size": "1G",
+    "innodb_max_dirty_pages_pct_lwm": 10,
+}
+# a 64M redo log: the hot set's checkpoint age passes innodb_adaptive_flushing_lwm (6.4 MB)
+# within seconds, so the adaptive formula, which scales with innodb_io_capacity_max, decides;
+# trx_commit = 2: the commit fsync would otherwise cap the rate below HOT_RATE on this VM
+HOT_BASE = {
+    "innodb_buffer_pool_size": "128M",
+    "innodb_log_file_size": "64M",
+    "innodb_max_dirty_pages_pct_lwm": 10,
+    "innodb_io_capacity": 100,
+    "innodb_flush_log_at_trx_commit": 2,
+}
+# the variables the preparation changes for a while; checked against the stated values after
+RESTORED = (
+    "innodb_max_dirty_pages_pct",
+    "innodb_max_dirty_pages_pct_lwm",
+    "innodb_io_capacity",
+    "innodb_io_capacity_max",
+    "innodb_adaptive_flushing",
+)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One reference recording.
+
+    Attributes:
+        name: file stem, e.g. "idle-ioc200".
+        kind: "idle" (updates, then an idle server) or "hotset" (fixed-rate hot-set updates).
+        description: one line for the README and the metadata.
+        options: server options on top of PrivateMariaDB.DEFAULT_OPTIONS.
+        seconds: rows to record (1 s each).
+    """
+
+    name: str
+    kind: str
+    description: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seconds: int = 50
+
+
+RECORDINGS: tuple[Spec, ...] = (
+    *(
+        Spec(
+            f"idle-ioc{ioc}",
+            "idle",
+            f"every table page dirtied, then idle: flushing at innodb_io_capacity = {ioc}",
+            {**IDLE_BASE, "innodb_io_capacity": ioc},
+            seconds,
+        )
+        for ioc, seconds in ((100, 60), (200, 45), (400, 45))
+    ),
+    Spec(
+        "idle-ioc200-lwm0",
+        "idle",
+        "as idle-ioc200 with MariaDB's default innodb_max_dirty_pages_pct_lwm = 0: no flushing",
+        {**IDLE_BASE, "innodb_io_capacity": 200, "innodb_max_dirty_pages_pct_lwm": 0},
+        30,
+    ),
+    *(
+        Spec(
+            f"hotset-iocmax{iocmax}",
+            "hotset",
+            f"{HOT_RATE} hot-set row updates/s from a clean pool, "
+            f"innodb_io_capacity_max = {iocmax}",
+            {**HOT_BASE, "innodb_io_capacity_max": iocmax},
+            90,
+        )
+        for iocmax in (200, 400, 800)
+    ),
+)
+BY_NAME = {s.name: s for s in RECORDINGS}
+
+
+# ---------------------------------------------------------------- small SQL helpers
+
+
+def _query(conn, sql: str, args=None) -> list[tuple]:
+    with conn.cursor() as cur:
+        cur.execute(sql, args)
+        return list(cur.fetchall())
+
+
+def _status(conn, name: str) -> int:
+    rows = _query(conn, "SHOW GLOBAL STATUS LIKE %s", (name,))
+    return int(rows[0][1])
+
+
+def _global(conn, name: str) -> str:
+    return str(_query(conn, f"SELECT @@GLOBAL.{name}")[0][0])
+
+
+def _same(value: str, wanted: Any) -> bool:
+    """Whether a SELECT @@GLOBAL value equals an option as stated (10 == 10.000000, ON == 1)."""
+    if isinstance(wanted, bool):
+        return value.upper() in (("1", "ON") if wanted else ("0", "OFF"))
+    try:
+        return float(value) == float(wanted)
+    except ValueError:
+        return value.upper() == str(wanted).upper()
+
+
+def _wait_for(predicate: Callable[[], bool], timeout_s: float, what: str) -> float:
+    """Poll every 0.2 s until predicate() holds; the seconds it took."""
+    start = time.monotonic()
+    while not predicate():
+        if time.monotonic() - start > timeout_s:
+            raise RuntimeError(f"{what}: not reached in {timeout_s:g} s")
+        time.sleep(0.2)
+    return time.monotonic() - start
+
+
+# ---------------------------------------------------------------- preparation
+
+
+def flush_everything(conn, before: dict[str, str], timeout_s: float = 120) -> float:
+    """Write every dirty page back, then set the RESTORED variables to `before` again.
+
+    Returns:
+        Seconds the write-back took.
+    """
+    _query(conn, "SET GLOBAL innodb_adaptive_flushing = OFF")
+    _query(conn, "SET GLOBAL innodb_io_capacity_max = 1000000")
+    _query(conn, "SET GLOBAL innodb_io_capacity = 1000000")
+    _query(conn, "SET GLOBAL innodb_max_dirty_pages_pct = 0")  # lowers the lwm to 0 as well
+    took = _wait_for(
+        lambda: _status(conn, "Innodb_buffer_pool_pages_dirty") == 0, timeout_s, "a clean pool"
+    )
+    # in this order: the lwm cannot exceed max_dirty_pages_pct, io_capacity io_capacity_max
+    for name in RESTORED:
+        _query(conn, f"SET GLOBAL {name} = {before[name]}")
+    return took
+
+
+def check_restored(conn, before: dict[str, str], options: dict[str, Any]) -> None:
+    """Raise unless the RESTORED variables are back to `before` and agree with `options`."""
+    for name in RESTORED:
+        value = _global(conn, name)
+        if value != before[name]:
+            raise RuntimeError(f"{name} is {value}, not {before[name]} as before the preparation")
+        if name in options and not _same(value, options[name]):
+            raise RuntimeError(f"{name} is {value}, not {options[name]} as stated")
+
+
+def dirty_every_row(conn, rows: int, batch: int = DIRTY_BATCH_ROWS) -> int:
+    """Update every row once, `batch` rows per autocommit statement; the statements run."""
+    n = 0
+    for first in range(1, rows + 1, batch):
+        _query(
+            conn,
+            f"UPDATE `{DATABASE}`.t SET k = k + 1 WHERE id BETWEEN %s AND %s",
+            (first, min(first + batch - 1, rows)),
+        )
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- the fixed-rate workload
+
+
+@dataclass
+class PacedResult:
+    """What `paced_hotset_updates` did: statements committed, wall time (s), worst lag (s)."""
+
+    statements: int = 0
+    seconds: float = 0.0
+    max_lag_s: float = 0.0
+
+
+def paced_hotset_updates(
+    connect: Callable[[], Any],
+    *,
+    rate: float,
+    threads: int,
+    seconds: float,
+    rows: int,
+    hot_rows: int,
+    seed: int,
+    stop: threading.Event,
+    result: PacedResult,
+) -> None:
+    """Issue `rate` autocommit single-row hot-set UPDATEs per second over `threads` connections.
+
+    The hot set and each thread's row choice are those of `run_workload("update-hotset")`
+    with the same seed; thread i runs at rate / threads, its statements scheduled at fixed
+    times (offset by i / rate), and catches up by at most CATCH_UP_S when it falls behind.
+    """
+    hot = random.Random(seed).sample(range(1, rows + 1), min(hot_rows, rows))
+    period = threads / rate
+    start = time.monotonic()
+    end = start + seconds
+    counts = [0] * threads
+    lags = [0.0] * threads
+    errors: list[BaseException] = []
+    sql = f"UPDATE `{DATABASE}`.t SET k = k + 1 WHERE id = %s"
+
+    def worker(i: int) -> None:
+        rng = random.Random(seed + 1 + i)
+        due = start + i / rate
+        try:
+            conn = connect()
+        except BaseException as exc:
+            errors.append(exc)
+            return
+        try:
+            with conn.cursor() as cur:
+                while not stop.is_set():
+                    now = time.monotonic()
+                    if now >= end:
+                        break
+                    if due > now:
+                        stop.wait(due - now)
+                        continue
+                    lags[i] = max(lags[i], now - due)
+                    cur.execute(sql, (rng.choice(hot),))
+                    counts[i] += 1
+                    due = max(due + period, now - CATCH_UP_S)
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            conn.close()
+
+    pool = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    result.statements = sum(counts)
+    result.seconds = time.monotonic() - start
+    result.max_lag_s = max(lags)
+    if errors:
+        raise errors[0]
+
+
+# ---------------------------------------------------------------- one recording
+
+
+def _scrub(rec: Recording, folder: Path) -> Recording:
+    """The recording with the private server's folder and the host name replaced."""
+    host = rec.variables.get("hostname", "")
+
+    def clean(value: str) -> str:
+        value = value.replace(str(folder), "<private-server>")
+        # the host name only as a whole value or a file name's stem ("vm", "vm-slow.log")
+        if host and (value == host or value.startswith((f"{host}.", f"{host}-"))):
+            value = "<host>" + value[len(host) :]
+        return value
+
+    return dataclasses.replace(rec, variables={k: clean(v) for k, v in rec.variables.items()})
+
+
+def write_recording(rec: Recording, path: Path, reference: dict[str, Any]) -> Path:
+    """`Recording.write`, then the same file again with a "flushsim.reference" key added."""
+    rec.write(path)
+    meta = pl.read_parquet_metadata(path)
+    meta["flushsim.reference"] = json.dumps(reference, sort_keys=True)
+    pl.read_parquet(path).write_parquet(path, metadata=meta)
+    return path
+
+
+def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
+    """Start a server, prepare it, record `spec`; the file written and its reference metadata."""
+    began = time.monotonic()
+    with PrivateMariaDB(spec.options, recorder_privileges="PROCESS, SUPER") as db:
+        conn = db.connect_root()
+        try:
+            before = {name: _global(conn, name) for name in RESTORED}
+            _query(conn, "SET GLOBAL innodb_adaptive_flushing = OFF")
+            t = time.monotonic()
+            prepare_table(db.connect_root, rows=TABLE_ROWS, database=DATABASE, batch=2_000)
+            load_s = time.monotonic() - t
+            data_pages = _status(conn, "Innodb_buffer_pool_pages_data")
+            clean_s = flush_everything(conn, before)
+            check_restored(conn, before, spec.options)
+            preparation: dict[str, Any] = {
+                "table_rows": TABLE_ROWS,
+                "table_load_s": round(load_s, 1),
+                "pool_pages_data_after_load": data_pages,
+                "write_back_s": round(clean_s, 1),
+                "adaptive_flushing_off_during_preparation": True,
+            }
+            workload: dict[str, Any]
+            stop = threading.Event()
+            paced = PacedResult()
+            load_errors: list[BaseException] = []
+            loader = None
+            if spec.kind == "idle":
+                t = time.monotonic()
+                statements = dirty_every_row(conn, TABLE_ROWS)
+                preparation["dirty_update_statements"] = statements
+                preparation["dirty_update_s"] = round(time.monotonic() - t, 1)
+                preparation["purge_wait_s"] = round(
+                    _wait_for(
+                        lambda: _status(conn, "Innodb_history_list_length") == 0, 60, "purge"
+                    ),
+                    1,
+                )
+                preparation["pages_dirty_at_start"] = _status(
+                    conn, "Innodb_buffer_pool_pages_dirty"
+                )
+                workload = {
+                    "kind": "idle",
+                    "note": "no client statements during the recording (recorder only)",
+                }
+            else:
+                preparation["pages_dirty_at_start"] = _status(
+                    conn, "Innodb_buffer_pool_pages_dirty"
+                )
+                workload = {
+                    "kind": "update-hotset",
+                    "mode": "fixed rate (open loop, at most 1 s of catch-up per thread)",
+                    "rate_per_s": HOT_RATE,
+                    "threads": HOT_THREADS,
+                    "rows_per_trx": 1,
+                    "table_rows": TABLE_ROWS,
+                    "hot_rows": HOT_ROWS,
+                    "seed": HOT_SEED,
+                    "sql": f"UPDATE {DATABASE}.t SET k = k + 1 WHERE id = ? (autocommit)",
+                    "starts": "with the recording's baseline sample, runs to its end",
+                }
+
+                def load() -> None:
+                    try:
+                        paced_hotset_updates(
+                            db.connect_root,
+                            rate=HOT_RATE,
+                            threads=HOT_THREADS,
+                            seconds=spec.seconds + 2,
+                            rows=TABLE_ROWS,
+                            hot_rows=HOT_ROWS,
+                            seed=HOT_SEED,
+                            stop=stop,
+                            result=paced,
+                        )
+                    except BaseException as exc:  # re-raised in the main thread below
+                        load_errors.append(exc)
+
+                loader = threading.Thread(target=load, daemon=True)
+            with tempfile.TemporaryDirectory(prefix="flushsim-ref-") as tmp:
+                option_file = db.write_option_file(Path(tmp) / "my.cnf")
+                if loader is not None:
+                    loader.start()
+                try:
+                    rec = record(
+                        host=db.host,
+                        port=db.port,
+                        option_file=option_file,
+                        seconds=spec.seconds,
+                        enable_monitors=True,
+                    )
+                finally:
+                    stop.set()
+                    if loader is not None:
+                        loader.join(timeout=30)
+            if load_errors:
+                raise RuntimeError(f"{spec.name}: the workload failed") from load_errors[0]
+            if rec.series.height != spec.seconds:
+                raise RuntimeError(
+                    f"{spec.name}: {rec.series.height} of {spec.seconds} rows recorded "
+                    "(interrupted or lost server): not written"
+                )
+            if loader is not None:
+                workload["achieved"] = {
+                    "statements": paced.statements,
+                    "seconds": round(paced.seconds, 1),
+                    "rate_per_s": round(paced.statements / paced.seconds, 1),
+                    "max_lag_s": round(paced.max_lag_s, 3),
+                }
+        finally:
+            conn.close()
+        rec = _scrub(rec, db.folder)
+    reference = {
+        "name": spec.name,
+        "kind": spec.kind,
+        "description": spec.description,
+        "options": {**DEFAULT_OPTIONS, **spec.options},
+        "preparation": preparation,
+        "workload": workload,
+        "mariadb_version": rec.server_version,
+        "recorded_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "wall_s": round(time.monotonic() - began, 1),
+        "script": "scripts/record_reference.py",
+    }
+    path = write_recording(rec, out / f"{spec.name}.parquet", reference)
+    return path, reference
+
+
+# ---------------------------------------------------------------- summary and command line
+
+
+def summary(path: Path) -> str:
+    """One line of headline numbers for a written recording."""
+    s = Recording.read(path).series
+    flushed = s["buffer_flush_batch_total_pages"] + s["buffer_LRU_batch_flush_total_pages"]
+    upd = int(s["dml_updates"].sum())
+    pages = int(flushed.sum())
+    return (
+        f"{path.name}: {s.height} s, {path.stat().st_size / 1024:.0f} KiB, dirty "
+        f"{s['buffer_pool_pages_dirty'][0]} -> {s['buffer_pool_pages_dirty'][-1]}, "
+        f"{pages} pages flushed ({pages / s.height:.1f}/s), {upd} row updates"
+        + (f", {upd / pages:.1f} updates per page flushed" if upd and pages else "")
+    )
+
+
+def _terminate(signum, frame):
+    # SystemExit, not KeyboardInterrupt: record() keeps partial rows on Ctrl-C; this ends the
+    # run through the `with PrivateMariaDB` blocks, which stop the servers
+    raise SystemExit(128 + signum)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record the selected reference recordings; print one summary line each."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument(
+        "--out",
+        default="data/reference/mariadb-10.11",
+        help="folder for the NAME.parquet files (data/reference/mariadb-10.11)",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=sorted(BY_NAME),
+        metavar="NAME",
+        help="record only NAME (repeatable); see --list",
+    )
+    parser.add_argument("--list", action="store_true", help="list the recordings and exit")
+    args = parser.parse_args(argv)
+    if args.list:
+        for spec in RECORDINGS:
+            print(f"{spec.name:20} {spec.seconds:3d} s  {spec.description}")
+        return 0
+    if find_mariadb() is None:
+        print("mariadbd not found: run scripts/mariadb.sh", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, _terminate)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    for name in args.only or [s.name for s in RECORDINGS]:
+        spec = BY_NAME[name]
+        print(f"== {spec.name}: {spec.description}", flush=True)
+        path, ref = record_one(spec, out)
+        print(f"   {summary(path)} ({ref['wall_s']:.0f} s wall)", flush=True)
+    print(f"total wall time {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
