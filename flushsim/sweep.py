@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from . import amplification, params, ssd
-from .run import Run, simulate
+from .run import Run, latency_quantiles, simulate
 from .scenario import Scenario
 
 DEFAULT_DRIVE = "intel-dc-p4610-1.6tb"
@@ -113,7 +113,7 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
     )
     updates = float(s["dml_updates"].sum())
     hist = run.latency_hist[warmup_s:].sum(axis=0, keepdims=True)
-    p99 = float(_latency_p99(hist))
+    p99 = float(latency_quantiles(hist, 0.99)[0])
     age = (s["log_lsn_checkpoint_age"] / s["log_max_modified_age_async"]).max()
     # the chain of the whole run, then cut: redo bytes are differences of consecutive LSNs
     chain = amplification.chain(run).slice(warmup_s)
@@ -133,12 +133,6 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
         "bytes_written_per_day": db_bytes_per_s * amplification.SECONDS_PER_DAY,
         "ssd_lifetime_years": float(years),
     }
-
-
-def _latency_p99(hist: np.ndarray) -> float:
-    from .run import latency_quantiles
-
-    return latency_quantiles(hist, 0.99)[0]
 
 
 # ---------------------------------------------------------------- the grid
