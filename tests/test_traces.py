@@ -29,7 +29,6 @@ class Tiny:
             self.fr,
             self.frl,
             self.inst,
-            self.free_stack,
             self.page_frame,
             self.g,
             self.gf,
@@ -41,7 +40,6 @@ class Tiny:
         self.times = np.zeros(2, dtype=np.int64)
         self.heap = np.arange(2)
         self.pos = np.arange(2)
-        self.batch = np.zeros(8, dtype=np.int32)
 
     def access(self, page, write=False, t=0):
         return sim.access_page(
@@ -49,7 +47,6 @@ class Tiny:
             self.fr,
             self.frl,
             self.inst,
-            self.free_stack,
             self.page_frame,
             self.knobs,
             self.out,
@@ -129,7 +126,6 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
         p.out,
         p.ring_frame,
         p.ring_done,
-        p.batch,
         0,
         2,
         cleaner.LSN_MAX,
@@ -137,7 +133,8 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     )
     # the two oldest (13, then 15) are dispatched; they stay dirty while being written
     assert n == 2
-    assert [int(p.fr[f, L.F_PAGE]) for f in p.batch[:2]] == [13, 15]
+    # (written in that order: the first two slots of the completion ring)
+    assert [int(p.fr[f, L.F_PAGE]) for f in p.ring_frame[:2]] == [13, 15]
     assert p.flush_list() == [14, 15, 13]
     assert p.inst[0, L.I_PEND_LIST] == 2
     # a second batch may not start while the first is in flight (buf_flush_start)
@@ -150,7 +147,6 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
         p.out,
         p.ring_frame,
         p.ring_done,
-        p.batch,
         0,
         8,
         cleaner.LSN_MAX,
@@ -162,7 +158,6 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
         p.fr,
         p.frl,
         p.inst,
-        p.free_stack,
         p.page_frame,
         p.knobs,
         p.ring_frame,
@@ -181,17 +176,13 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     p = Tiny()
     for page in range(10, 18):
         p.access(page)
-    ok, t = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs, p.out, 0, 1000
-    )
+    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000)
     # clean tail page 10 is simply evicted, at no I/O cost
     assert ok and t == 1000 and p.page_frame[10] == L.NO_PAGE
     assert p.lru() == [17, 16, 15, 14, 13, 12, 11]
     # make the tail page dirty: the user thread must write it itself
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(11), 123)
-    ok, t = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs, p.out, 0, 1000
-    )
+    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000)
     # doublewrite write (20 us service + 30 us latency) and fsync (200 us), then the data
     # write (50 us) and its fsync (200 us): 500 us, all on the user thread
     assert ok and t == 1500
@@ -205,9 +196,7 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
     for page in range(10, 18):
         p.access(page)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
-    ok, t = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.free_stack, p.page_frame, p.knobs, p.out, 0, 1000
-    )
+    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000)
     assert ok and t == 1000 + 50 + 200
 
 

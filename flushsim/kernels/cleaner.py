@@ -24,7 +24,7 @@ import math
 
 from numba import njit
 
-from .io import fsync, ring_peek_done, ring_pop, ring_push, submit
+from .io import fsync, ring_peek_done, ring_pop, ring_push, ring_stage, ring_staged, submit
 from .layout import (
     C_ADAPTIVE,
     C_AVG_LSN,
@@ -42,8 +42,8 @@ from .layout import (
     C_PCT_LSN,
     C_SYNC,
     F_FPREV,
-    F_INLRU,
     F_IO,
+    F_LRU,
     F_PREV,
     FILE_DBLWR,
     G_ACTIVITY,
@@ -98,6 +98,7 @@ from .layout import (
     L_IO_DONE,
     L_OLDEST,
     NIL,
+    ON_FREE,
     PC_PAGE_US,
     PC_ROUND_BASE_US,
 )
@@ -139,7 +140,7 @@ def checkpoint(g, frl, inst):
 
 
 @njit(cache=True, _nrt=False)
-def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
+def write_complete(fr, frl, inst, page_frame, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
     size = inst[0, I_SIZE]
     i = f // size
@@ -148,8 +149,8 @@ def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
     flush_list_remove(fr, frl, inst, i, f)
     if kind == IO_LRU:
         inst[i, I_PEND_LRU] -= 1
-        if fr[f, F_INLRU] == 1:
-            evict(fr, inst, free_stack, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
+        if fr[f, F_LRU] != ON_FREE:
+            evict(fr, inst, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
     elif kind == IO_MA_LRU:
         inst[i, I_PEND_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
     else:
@@ -157,19 +158,19 @@ def write_complete(fr, frl, inst, free_stack, page_frame, knobs, f):
 
 
 @njit(cache=True, _nrt=False)
-def complete_writes(g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t):
+def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t):
     """Apply every write completion due by time t (us)."""
     while True:
         d = ring_peek_done(g, ring_done)
         if d < 0 or d > t:
             return
         f = ring_pop(g, ring_frame)
-        write_complete(fr, frl, inst, free_stack, page_frame, knobs, f)
+        write_complete(fr, frl, inst, page_frame, knobs, f)
 
 
 @njit(cache=True, _nrt=False)
-def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, kind, t):
-    """Write the n frames in `batch` (all of instance i) through the doublewrite buffer.
+def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t):
+    """Write the n frames staged in the ring (all of instance i) through the doublewrite buffer.
 
     Returns the time the dispatching thread is free again (us).
     """
@@ -197,8 +198,8 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, k
                 out[s, C_DBLWR_PAGES] += m
                 out[s, C_DBLWR_WRITES] += 1
         last = start
-        for j in range(k, k + m):
-            f = batch[j]
+        for _ in range(k, k + m):
+            f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
             done = submit(g, knobs, out, start, page, True)
             frl[f, L_IO_DONE] = done
             ring_push(g, ring_frame, ring_done, f, done)
@@ -215,9 +216,7 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, i, k
 
 
 @njit(cache=True, _nrt=False)
-def lru_batch(
-    g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, i, t
-):
+def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i, t):
     """buf_flush_LRU_list for instance i: evict clean tail pages, write dirty ones.
 
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
@@ -240,19 +239,17 @@ def lru_batch(
     ):
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
-            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            evict(fr, inst, page_frame, i, f, ratio)
             evicted += 1
         elif fr[f, F_IO] == IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
             fr[f, F_IO] = IO_LRU
-            batch[count] = f
+            ring_stage(g, ring_frame, count, f)
             count += 1
         scanned += 1
         f = prev
     free_at = t
     if count > 0:
-        free_at = dispatch(
-            g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i, IO_LRU, t
-        )
+        free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, i, IO_LRU, t)
     inst[i, I_TRY_LRU_SCAN] = 1  # batch end: user threads may scan the LRU again
     s = t // 1_000_000
     if s < out.shape[0]:
@@ -262,7 +259,7 @@ def lru_batch(
 
 
 @njit(cache=True, _nrt=False)
-def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, i, n, lsn_limit, t):
+def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, i, n, lsn_limit, t):
     """buf_do_flush_list_batch: write up to n pages from the flush-list tail below lsn_limit.
 
     Returns (pages written, time the thread is free again).
@@ -275,14 +272,12 @@ def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, i, n,
         prev = fr[f, F_FPREV]
         if fr[f, F_IO] == IO_NONE:
             fr[f, F_IO] = IO_LIST
-            batch[count] = f
+            ring_stage(g, ring_frame, count, f)
             count += 1
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(
-        g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, i, IO_LIST, t
-    )
+    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, i, IO_LIST, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, C_BATCH] += count
@@ -425,13 +420,11 @@ def page_cleaner_round(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
     ring_frame,
     ring_done,
-    batch,
     slots,
     clocks,
     t,
@@ -480,13 +473,11 @@ def page_cleaner_round(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 i,
                 clocks[j],
             )
@@ -501,7 +492,6 @@ def page_cleaner_round(
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 i,
                 slots[i],
                 lsn_limit if sync else LSN_MAX,
@@ -534,7 +524,6 @@ def page_cleaner_round(
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 i,
                 per,
                 LSN_MAX,

@@ -382,6 +382,22 @@ def ring_push(g, ring_frame, ring_done, f, done):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def ring_stage(g, ring_frame, k, f):
+    """Collect frame f as the k-th of a batch in the ring's free slots after its tail.
+
+    The slots are free: the writes in flight and the batch are distinct frames, fewer than the
+    ring's n_frames + 1 slots. Dispatching pushes them where they already are, in order.
+    """
+    ring_frame[(g[G_RING_TAIL] + k) % ring_frame.shape[0]] = f
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def ring_staged(g, ring_frame, k):
+    """The k-th frame of the batch collected by ring_stage (k counts from the tail)."""
+    return ring_frame[(g[G_RING_TAIL] + k) % ring_frame.shape[0]]
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def ring_peek_done(g, ring_done):
     """Completion time of the oldest write in flight, or -1 if none."""
     if g[G_RING_HEAD] == g[G_RING_TAIL]:

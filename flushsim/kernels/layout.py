@@ -2,8 +2,8 @@
 
 The kernel keeps its state in a few plain arrays (numba caches module-level functions on arrays,
 not jitclasses). Each index below names one field. Frames are stored as rows so that the
-fields of one frame share a cache line (PITFALLS.md, physical limits): 10 int32 fields plus 2
-int64 fields is 56 bytes of state per frame.
+fields of one frame share a cache line (PITFALLS.md, physical limits): 9 int32 fields plus 2
+int64 fields is 52 bytes of state per frame.
 """
 
 from __future__ import annotations
@@ -14,15 +14,19 @@ NIL = -1  # end of a linked list
 # ---------------------------------------------------------------- frame fields (int32 rows)
 F_PAGE = 0  # table page held by the frame, or NO_PAGE
 F_PREV = 1  # LRU list: towards the head (young end)
-F_NEXT = 2  # LRU list: towards the tail (eviction end)
+F_NEXT = 2  # LRU list: towards the tail (eviction end); free list: the next free frame
 F_FPREV = 3  # flush list: towards the head (newest oldest_modification)
 F_FNEXT = 4  # flush list: towards the tail (oldest)
-F_INLRU = 5  # 1 while the frame is on the LRU list, 0 on the free list
-F_OLD = 6  # 1 if in the old sublist
-F_IO = 7  # IO_NONE or the kind of write in flight
-F_ACCESS_MS = 8  # first access time of the page in ms (0 = not accessed yet)
-F_FCLOCK = 9  # pool freed_page_clock when the page was last put at the LRU head
-N_FRAME_I32 = 10
+F_LRU = 5  # ON_FREE, or on the LRU list: LRU_YOUNG / LRU_OLD (old sublist)
+F_IO = 6  # IO_NONE or the kind of write in flight
+F_ACCESS_MS = 7  # first access time of the page in ms (0 = not accessed yet)
+F_FCLOCK = 8  # pool freed_page_clock when the page was last put at the LRU head
+N_FRAME_I32 = 9
+
+# F_LRU values: one field for "on the LRU list" and "in its old sublist" (4 bytes a frame less)
+ON_FREE = 0
+LRU_YOUNG = 1
+LRU_OLD = 2
 
 # frame fields (int64 rows)
 L_OLDEST = 0  # oldest_modification LSN, 0 if clean
@@ -44,7 +48,7 @@ I_OLD_LEN = 4
 I_FL_HEAD = 5
 I_FL_TAIL = 6
 I_FL_LEN = 7
-I_FREE_LEN = 8  # frames on the free stack of this instance
+I_FREE_LEN = 8  # frames on the free list of this instance
 I_FREED_CLOCK = 9  # pages evicted so far (freed_page_clock)
 I_PEND_LRU = 10  # LRU-batch writes in flight
 I_PEND_LIST = 11  # flush-list-batch writes in flight
@@ -52,7 +56,8 @@ I_TRY_LRU_SCAN = 12  # user threads may scan the LRU tail for a clean page
 I_FIRST_FRAME = 13  # frames [first, first + size) belong to this instance
 I_SIZE = 14
 I_PEND_DONE = 15  # completion time of the last write dispatched by this instance's batches
-N_INST = 16
+I_FREE_HEAD = 16  # first frame of the free list (linked through F_NEXT), NIL if empty
+N_INST = 17
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us

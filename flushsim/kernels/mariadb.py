@@ -42,7 +42,7 @@ import math
 from numba import njit
 
 from .cleaner import checkpoint, dispatch
-from .io import fsync, ring_push, submit
+from .io import fsync, ring_push, ring_stage, submit
 from .layout import (
     BUF_LRU_MIN_LEN,
     C_ADAPTIVE,
@@ -169,13 +169,11 @@ def ma_lru_batch(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
     ring_frame,
     ring_done,
-    batch,
     max_n,
     t,
     in_ring=False,
@@ -185,8 +183,8 @@ def ma_lru_batch(
     10.11: runs while LRU > min(pool/20 - 1, 256) and FREE < innodb_lru_scan_depth; a dirty
     page met with max_n pages already written ends the batch. 10.6 generation: also stops when
     flushed + evicted reaches max_n. Returns (written, evicted, time the thread is free again).
-    With `in_ring`, the batch is collected in the free slots of the write ring after its tail
-    (a user thread has no batch buffer; see dispatch_from_ring).
+    The batch is collected in the free slots of the write ring after its tail (ring_stage);
+    `in_ring` writes it as a user thread does (dispatch_from_ring), else as the cleaner does.
     """
     new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
     free_limit = int(knobs[K_LRU_DEPTH])
@@ -205,25 +203,20 @@ def ma_lru_batch(
         prev = fr[f, F_PREV]
         scanned += 1
         if replaceable(fr, frl, f):
-            evict(fr, inst, free_stack, page_frame, 0, f, ratio)
+            evict(fr, inst, page_frame, 0, f, ratio)
             evicted += 1
         elif fr[f, F_IO] == IO_NONE:
             if flushed >= max_n:
                 break
             fr[f, F_IO] = kind
-            if in_ring:
-                ring_frame[(g[G_RING_TAIL] + flushed) % ring_frame.shape[0]] = f
-            else:
-                batch[flushed] = f
+            ring_stage(g, ring_frame, flushed, f)
             flushed += 1
         f = prev
     free_at = t
     if flushed > 0 and in_ring:
         free_at = dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, flushed, t)
     elif flushed > 0:
-        free_at = dispatch(
-            g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, flushed, 0, kind, t
-        )
+        free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, flushed, 0, kind, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, C_LRU_FLUSH] += flushed
@@ -233,20 +226,18 @@ def ma_lru_batch(
 
 
 @njit(cache=True, _nrt=False)
-def buf_flush_lru(
-    g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, max_n, t
-):
+def buf_flush_lru(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, max_n, t):
     """buf_flush_LRU(max_n) of the page cleaner. Returns (pages written, time free again)."""
     new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
     if not new and g[G_MA_LRU_BUSY] > t:
         return 0, t  # 10.6 generation: one LRU batch at a time (buf_pool.n_flush_LRU())
     flushed, evicted, free_at = ma_lru_batch(
-        g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, max_n, t
+        g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, max_n, t
     )
     if new and flushed >= max_n:
         # flush quota exhausted: once more with 0 writes, to free pages now
         _, ev2, _ = ma_lru_batch(
-            g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, 0, t
+            g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, 0, t
         )
         evicted += ev2
     if not new:
@@ -261,7 +252,7 @@ def buf_flush_lru(
 
 
 @njit(cache=True, _nrt=False)
-def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, max_n, lsn, t):
+def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, max_n, lsn, t):
     """buf_flush_list_holding_mutex: up to max_n pages from the flush-list tail below lsn.
 
     Returns (pages written, time the thread is free again).
@@ -272,14 +263,12 @@ def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, ma
         prev = fr[f, F_FPREV]
         if fr[f, F_IO] == IO_NONE:
             fr[f, F_IO] = IO_LIST
-            batch[count] = f
+            ring_stage(g, ring_frame, count, f)
             count += 1
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(
-        g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, count, 0, IO_LIST, t
-    )
+    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, 0, IO_LIST, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, C_BATCH] += count
@@ -418,13 +407,11 @@ def ma_page_cleaner_round(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
     ring_frame,
     ring_done,
-    batch,
     t,
 ):
     """One iteration of buf_flush_page_cleaner at time t (us); returns the next one's time."""
@@ -456,13 +443,11 @@ def ma_page_cleaner_round(
             fr,
             frl,
             inst,
-            free_stack,
             page_frame,
             knobs,
             out,
             ring_frame,
             ring_done,
-            batch,
             g[G_MA_LRU_N],
             t,
         )
@@ -478,13 +463,11 @@ def ma_page_cleaner_round(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 int(knobs[K_IOC]),
                 clock,
             )
@@ -497,7 +480,6 @@ def ma_page_cleaner_round(
             out,
             ring_frame,
             ring_done,
-            batch,
             iocmax,
             g[G_MA_SYNC_LSN],
             clock,
@@ -535,13 +517,11 @@ def ma_page_cleaner_round(
             fr,
             frl,
             inst,
-            free_stack,
             page_frame,
             knobs,
             out,
             ring_frame,
             ring_done,
-            batch,
             iocmax,
             t,
         )
@@ -574,7 +554,7 @@ def ma_page_cleaner_round(
     n_flushed = 0
     if soft != 0 and not idle_flush:
         n_flushed, clock = ma_list_batch(
-            g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, iocmax, soft, clock
+            g, fr, frl, inst, knobs, out, ring_frame, ring_done, iocmax, soft, clock
         )
         if s < out.shape[0]:
             out[s, C_BACKGROUND] += n_flushed
@@ -588,7 +568,6 @@ def ma_page_cleaner_round(
             out,
             ring_frame,
             ring_done,
-            batch,
             int(knobs[K_IOC]),
             LSN_MAX,
             clock,
@@ -601,7 +580,7 @@ def ma_page_cleaner_round(
         )
         if n != 0:
             n_flushed, clock = ma_list_batch(
-                g, fr, frl, inst, knobs, out, ring_frame, ring_done, batch, n, LSN_MAX, clock
+                g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, LSN_MAX, clock
             )
             g[G_PC_LAST_PAGES] = n_flushed
             if s < out.shape[0]:
@@ -618,13 +597,11 @@ def ma_page_cleaner_round(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 n_lru,
                 t,
             )
@@ -637,13 +614,11 @@ def ma_page_cleaner_round(
         fr,
         frl,
         inst,
-        free_stack,
         page_frame,
         knobs,
         out,
         ring_frame,
         ring_done,
-        batch,
         n_lru,
         clock,
     )
@@ -653,7 +628,7 @@ def ma_page_cleaner_round(
 
 @njit(cache=True, _nrt=False)
 def _lru_pass_after_writes(
-    g, gf, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, n, t
+    g, gf, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, n, t
 ):
     """os_aio_wait_until_no_pending_writes, then buf_flush_LRU(n)."""
     done = last_write_done(g, ring_done)
@@ -663,7 +638,7 @@ def _lru_pass_after_writes(
         g[G_PC_ROUND_END] = done
         return done
     flushed, free_at = buf_flush_lru(
-        g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, batch, n, t
+        g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, n, t
     )
     g[G_PC_LAST_PAGES] += flushed
     return _after_lru(g, frl, inst, knobs, free_at + PC_ROUND_BASE_US)
@@ -709,24 +684,22 @@ def dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, n, t):
 
 
 @njit(cache=True, _nrt=False)
-def user_lru_batch(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t):
+def user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
     """10.6 generation: a user thread's buf_flush_LRU(innodb_lru_flush_size).
 
-    Returns (pages written, time the thread continues). The batch is collected in the write
-    ring (in_ring), so that the access path keeps its signature.
+    Returns (pages written, time the thread continues). The thread writes its batch itself
+    (in_ring: dispatch_from_ring).
     """
     flushed, _, free_at = ma_lru_batch(
         g,
         fr,
         frl,
         inst,
-        free_stack,
         page_frame,
         knobs,
         out,
         ring_frame,
         ring_done,
-        ring_frame,
         int(knobs[K_LRU_FLUSH_SIZE]),
         t,
         True,

@@ -23,16 +23,15 @@ from .layout import (
     F_FCLOCK,
     F_FNEXT,
     F_FPREV,
-    F_INLRU,
     F_IO,
+    F_LRU,
     F_NEXT,
-    F_OLD,
     F_PAGE,
     F_PREV,
-    I_FIRST_FRAME,
     I_FL_HEAD,
     I_FL_LEN,
     I_FL_TAIL,
+    I_FREE_HEAD,
     I_FREE_LEN,
     I_FREED_CLOCK,
     I_LRU_HEAD,
@@ -43,8 +42,11 @@ from .layout import (
     I_SIZE,
     IO_NONE,
     L_OLDEST,
+    LRU_OLD,
+    LRU_YOUNG,
     NIL,
     NO_PAGE,
+    ON_FREE,
 )
 
 
@@ -55,21 +57,23 @@ def old_ratio(old_blocks_pct):
 
 
 @njit(cache=True, _nrt=False)
-def free_push(inst, free_stack, i, f):
-    """Put frame f on instance i's free list."""
-    base = inst[i, I_FIRST_FRAME]
-    free_stack[base + inst[i, I_FREE_LEN]] = f
+def free_push(fr, inst, i, f):
+    """Put frame f on instance i's free list (last in, first out)."""
+    fr[f, F_NEXT] = inst[i, I_FREE_HEAD]
+    inst[i, I_FREE_HEAD] = f
     inst[i, I_FREE_LEN] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def free_pop(inst, free_stack, i):
+def free_pop(fr, inst, i):
     """Take a frame from instance i's free list, or NIL if it is empty."""
-    n = inst[i, I_FREE_LEN]
-    if n == 0:
+    f = inst[i, I_FREE_HEAD]
+    if f == NIL:
         return NIL
-    inst[i, I_FREE_LEN] = n - 1
-    return free_stack[inst[i, I_FIRST_FRAME] + n - 1]
+    inst[i, I_FREE_HEAD] = fr[f, F_NEXT]
+    fr[f, F_NEXT] = NIL
+    inst[i, I_FREE_LEN] -= 1
+    return f
 
 
 @njit(cache=True, _nrt=False)
@@ -87,11 +91,11 @@ def lru_old_adjust_len(fr, inst, i, ratio):
             old = fr[old, F_PREV]
             inst[i, I_LRU_OLD] = old
             inst[i, I_OLD_LEN] = old_len + 1
-            fr[old, F_OLD] = 1
+            fr[old, F_LRU] = LRU_OLD
         elif old_len > new_len + BUF_LRU_OLD_TOLERANCE:
             inst[i, I_LRU_OLD] = fr[old, F_NEXT]
             inst[i, I_OLD_LEN] = old_len - 1
-            fr[old, F_OLD] = 0
+            fr[old, F_LRU] = LRU_YOUNG
         else:
             return
 
@@ -101,7 +105,7 @@ def lru_old_init(fr, inst, i, ratio):
     """buf_LRU_old_init: mark every page old, then let adjust_len move the boundary."""
     f = inst[i, I_LRU_TAIL]
     while f != NIL:
-        fr[f, F_OLD] = 1
+        fr[f, F_LRU] = LRU_OLD
         f = fr[f, F_PREV]
     inst[i, I_LRU_OLD] = inst[i, I_LRU_HEAD]
     inst[i, I_OLD_LEN] = inst[i, I_LRU_LEN]
@@ -133,15 +137,15 @@ def lru_add(fr, inst, i, f, old, ratio):
             inst[i, I_LRU_TAIL] = f
         inst[i, I_OLD_LEN] += 1
     inst[i, I_LRU_LEN] += 1
-    fr[f, F_INLRU] = 1
+    fr[f, F_LRU] = LRU_YOUNG
     length = inst[i, I_LRU_LEN]
     if length > BUF_LRU_OLD_MIN_LEN:
-        fr[f, F_OLD] = 1 if old else 0
+        fr[f, F_LRU] = LRU_OLD if old else LRU_YOUNG
         lru_old_adjust_len(fr, inst, i, ratio)
     elif length == BUF_LRU_OLD_MIN_LEN:
         lru_old_init(fr, inst, i, ratio)
     else:
-        fr[f, F_OLD] = 1 if inst[i, I_LRU_OLD] != NIL else 0
+        fr[f, F_LRU] = LRU_OLD if inst[i, I_LRU_OLD] != NIL else LRU_YOUNG
 
 
 @njit(cache=True, _nrt=False)
@@ -150,7 +154,7 @@ def lru_remove(fr, inst, i, f, ratio):
     if f == inst[i, I_LRU_OLD]:
         prev = fr[f, F_PREV]
         inst[i, I_LRU_OLD] = prev
-        fr[prev, F_OLD] = 1
+        fr[prev, F_LRU] = LRU_OLD
         inst[i, I_OLD_LEN] += 1
     prev = fr[f, F_PREV]
     nxt = fr[f, F_NEXT]
@@ -164,15 +168,14 @@ def lru_remove(fr, inst, i, f, ratio):
         inst[i, I_LRU_TAIL] = prev
     fr[f, F_PREV] = NIL
     fr[f, F_NEXT] = NIL
-    fr[f, F_INLRU] = 0
+    was_old = fr[f, F_LRU] == LRU_OLD
+    fr[f, F_LRU] = ON_FREE
     inst[i, I_LRU_LEN] -= 1
-    was_old = fr[f, F_OLD]
-    fr[f, F_OLD] = 0
     if inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
         # The list became too short for an old sublist: clear the flags.
         g = inst[i, I_LRU_HEAD]
         while g != NIL:
-            fr[g, F_OLD] = 0
+            fr[g, F_LRU] = LRU_YOUNG
             g = fr[g, F_NEXT]
         inst[i, I_LRU_OLD] = NIL
         inst[i, I_OLD_LEN] = 0
@@ -197,7 +200,7 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
     """
     if inst[i, I_FREED_CLOCK] == 0:
         return 0  # nothing evicted yet: no point in moving pages around
-    if old_blocks_time > 0 and fr[f, F_OLD] == 1:
+    if old_blocks_time > 0 and fr[f, F_LRU] == LRU_OLD:
         acc = fr[f, F_ACCESS_MS]
         if acc > 0 and now_ms - acc >= old_blocks_time:
             return 1
@@ -253,7 +256,7 @@ def replaceable(fr, frl, f):
 
 
 @njit(cache=True, _nrt=False)
-def evict(fr, inst, free_stack, page_frame, i, f, ratio):
+def evict(fr, inst, page_frame, i, f, ratio):
     """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
     lru_remove(fr, inst, i, f, ratio)
     page_frame[fr[f, F_PAGE]] = NO_PAGE
@@ -261,7 +264,7 @@ def evict(fr, inst, free_stack, page_frame, i, f, ratio):
     fr[f, F_ACCESS_MS] = 0
     fr[f, F_FCLOCK] = 0
     inst[i, I_FREED_CLOCK] += 1
-    free_push(inst, free_stack, i, f)
+    free_push(fr, inst, i, f)
 
 
 @njit(cache=True, _nrt=False)

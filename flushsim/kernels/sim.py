@@ -50,9 +50,9 @@ from .layout import (
     ENG_MYSQL80,
     F_ACCESS_MS,
     F_FCLOCK,
-    F_INLRU,
     F_IO,
-    F_OLD,
+    F_LRU,
+    F_NEXT,
     F_PAGE,
     F_PREV,
     FILE_DATA,
@@ -90,6 +90,7 @@ from .layout import (
     I_FL_HEAD,
     I_FL_LEN,
     I_FL_TAIL,
+    I_FREE_HEAD,
     I_FREE_LEN,
     I_LRU_HEAD,
     I_LRU_LEN,
@@ -128,6 +129,7 @@ from .layout import (
     L_IO_DONE,
     L_OLDEST,
     LOG_START_LSN,
+    LRU_OLD,
     MA_MIB,
     N_COLS,
     N_FRAME_I32,
@@ -137,6 +139,7 @@ from .layout import (
     N_INST,
     NIL,
     NO_PAGE,
+    ON_FREE,
     PH_TOP,
     REDO_WAIT_POLL_US,
     TL_SET,
@@ -306,7 +309,7 @@ def heap_fix(heap, pos, times, e):
 
 
 @njit(cache=True, _nrt=False)
-def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
+def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
     """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail."""
     ratio = old_ratio(knobs[K_OLD_PCT])
     f = inst[i, I_LRU_TAIL]
@@ -314,7 +317,7 @@ def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
     while f != NIL and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
-            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            evict(fr, inst, page_frame, i, f, ratio)
             return True
         scanned += 1
         f = prev
@@ -322,7 +325,7 @@ def scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, scan_all):
 
 
 @njit(cache=True, _nrt=False)
-def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t):
+def single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t):
     """buf_flush_single_page_from_LRU: free the first clean tail page, or write the first dirty one.
 
     The write is synchronous: doublewrite write + fsync, data write + fsync, then the frame is
@@ -334,7 +337,7 @@ def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t
     while f != NIL:
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
-            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            evict(fr, inst, page_frame, i, f, ratio)
             return True, t
         if fr[f, F_IO] == IO_NONE:
             if int(knobs[K_DBLWR]) != 0:
@@ -343,7 +346,7 @@ def single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t
             d = submit(g, knobs, out, t, page, True)
             t = fsync(g, knobs, out, d, FILE_DATA)
             flush_list_remove(fr, frl, inst, i, f)
-            evict(fr, inst, free_stack, page_frame, i, f, ratio)
+            evict(fr, inst, page_frame, i, f, ratio)
             s = t // 1_000_000
             if s < out.shape[0]:
                 out[s, C_SINGLE] += 1
@@ -375,7 +378,6 @@ def get_free_block(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
@@ -397,7 +399,6 @@ def get_free_block(
             fr,
             frl,
             inst,
-            free_stack,
             page_frame,
             knobs,
             out,
@@ -411,7 +412,7 @@ def get_free_block(
     k = 0
     t0 = t
     while k < FREE_BLOCK_MAX_ITERATIONS:
-        f = free_pop(inst, free_stack, i)
+        f = free_pop(fr, inst, i)
         if f != NIL:
             s = t // 1_000_000
             if t > t0 and s < out.shape[0]:
@@ -419,7 +420,7 @@ def get_free_block(
             return f, t
         freed = False
         if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
-            freed = scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, i, k > 0)
+            freed = scan_and_free(fr, frl, inst, page_frame, knobs, i, k > 0)
             if not freed and k == 0:
                 inst[i, I_TRY_LRU_SCAN] = 0
         if freed:
@@ -430,10 +431,8 @@ def get_free_block(
             if s < out.shape[0]:
                 out[s, C_FREE_WAITS] += 1
             t += FREE_WAIT_SLEEP_US
-            complete_writes(
-                g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t
-            )
-        ok, t = single_page_flush(g, fr, frl, inst, free_stack, page_frame, knobs, out, i, t)
+            complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
+        ok, t = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
         s = t // 1_000_000
         if s < out.shape[0]:
             if not ok:
@@ -468,7 +467,6 @@ def get_free_block_mariadb(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
@@ -490,7 +488,7 @@ def get_free_block_mariadb(
     NIL; run_step keeps the row pending. Simplification: after a wait a thread scans the last
     100 LRU pages again, not the whole list.
     """
-    f = free_pop(inst, free_stack, 0)
+    f = free_pop(fr, inst, 0)
     if f != NIL:
         cleaner = times.shape[0] - 1
         if (
@@ -502,8 +500,8 @@ def get_free_block_mariadb(
             ma_wake_cleaner(g, times, heap, pos, t)  # page_cleaner_wakeup(true)
         return f, t
     if inst[0, I_TRY_LRU_SCAN] == 1:
-        if scan_and_free(fr, frl, inst, free_stack, page_frame, knobs, 0, False):
-            return free_pop(inst, free_stack, 0), t
+        if scan_and_free(fr, frl, inst, page_frame, knobs, 0, False):
+            return free_pop(fr, inst, 0), t
         inst[0, I_TRY_LRU_SCAN] = 0
     s = t // 1_000_000
     cleaner = times.shape[0] - 1
@@ -519,15 +517,13 @@ def get_free_block_mariadb(
     if busy > t:
         g[G_MA_WAIT] = busy + 1  # wait for the running LRU batch (done_free)
         return NIL, t
-    flushed, t = user_lru_batch(
-        g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t
-    )
+    flushed, t = user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         if flushed == 0:
             out[s, C_SINGLE_FAIL] += 1
         out[s, C_WAIT_FREE] += 1
-    f = free_pop(inst, free_stack, 0)
+    f = free_pop(fr, inst, 0)
     if f != NIL:
         return f, t
     busy = g[G_MA_LRU_BUSY]
@@ -599,7 +595,6 @@ def access_page(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
@@ -631,7 +626,6 @@ def access_page(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
@@ -662,18 +656,16 @@ def access_page(
             # The page is being written (SX-latched): an update waits for the write.
             if frl[f, L_IO_DONE] > t:
                 t = frl[f, L_IO_DONE]
-            complete_writes(
-                g, fr, frl, inst, free_stack, page_frame, knobs, ring_frame, ring_done, t
-            )
+            complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
             continue
         if fr[f, F_ACCESS_MS] == 0:
             fr[f, F_ACCESS_MS] = max(1, t // 1000)
         r = peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio)
         s = t // 1_000_000
         if r == 1:
-            was_old = fr[f, F_OLD]
+            was_old = fr[f, F_LRU] == LRU_OLD
             make_young(fr, inst, i, f, ratio)
-            if was_old == 1 and s < out.shape[0]:
+            if was_old and s < out.shape[0]:
                 out[s, C_YOUNG] += 1
         elif r == -1 and s < out.shape[0]:
             out[s, C_NOT_YOUNG] += 1
@@ -696,7 +688,6 @@ def run_step(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
@@ -769,7 +760,6 @@ def run_step(
             fr,
             frl,
             inst,
-            free_stack,
             page_frame,
             knobs,
             out,
@@ -879,7 +869,7 @@ def sample_second(g, inst, knobs, out, s):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t):
+def advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
     """Apply write completions and sample every second boundary up to time t, in order."""
     while True:
         boundary = (g[G_SECOND] + 1) * 1_000_000
@@ -890,7 +880,6 @@ def advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ri
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 ring_frame,
@@ -965,12 +954,10 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     fr = np.full((n_frames, N_FRAME_I32), NIL, dtype=np.int32)
     frl = np.zeros((n_frames, N_FRAME_I64), dtype=np.int64)
     inst = np.zeros((n_inst, N_INST), dtype=np.int64)
-    free_stack = np.zeros(n_frames, dtype=np.int32)
     page_frame = np.full(table_pages, NO_PAGE, dtype=np.int32)
     for f in range(n_frames):
         fr[f, F_PAGE] = NO_PAGE
-        fr[f, F_INLRU] = 0
-        fr[f, F_OLD] = 0
+        fr[f, F_LRU] = ON_FREE
         fr[f, F_IO] = IO_NONE
         fr[f, F_ACCESS_MS] = 0
         fr[f, F_FCLOCK] = 0
@@ -983,9 +970,11 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         inst[i, I_FIRST_FRAME] = i * size
         inst[i, I_SIZE] = size
         inst[i, I_TRY_LRU_SCAN] = 1
-        # Free list popped from the top: lowest frame first.
-        for k in range(size):
-            free_stack[i * size + k] = i * size + size - 1 - k
+        # Free list from the lowest frame up: popped in that order.
+        for k in range(size - 1):
+            fr[i * size + k, F_NEXT] = i * size + k + 1
+        fr[i * size + size - 1, F_NEXT] = NIL
+        inst[i, I_FREE_HEAD] = i * size
         inst[i, I_FREE_LEN] = size
     g = np.zeros(N_G, dtype=np.int64)
     gf = np.zeros(N_GF, dtype=np.float64)
@@ -1000,7 +989,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    return fr, frl, inst, free_stack, page_frame, g, gf, rng
+    return fr, frl, inst, page_frame, g, gf, rng
 
 
 @njit(cache=True, _nrt=False)
@@ -1010,14 +999,12 @@ def event_loop(
     fr,
     frl,
     inst,
-    free_stack,
     page_frame,
     knobs,
     out,
     hist,
     ring_frame,
     ring_done,
-    batch,
     slots,
     clocks,
     th,
@@ -1053,7 +1040,6 @@ def event_loop(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
@@ -1066,7 +1052,7 @@ def event_loop(
             continue
         if t >= end:
             break
-        advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, t)
+        advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t)
         if e == cleaner and knobs[K_ENGINE] != ENG_MYSQL80:
             nxt = ma_page_cleaner_round(
                 g,
@@ -1074,13 +1060,11 @@ def event_loop(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 t,
             )
             times[e] = max(nxt, t + 1) if nxt < INF_TIME else INF_TIME
@@ -1091,13 +1075,11 @@ def event_loop(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
                 ring_frame,
                 ring_done,
-                batch,
                 slots,
                 clocks,
                 t,
@@ -1117,7 +1099,6 @@ def event_loop(
                 fr,
                 frl,
                 inst,
-                free_stack,
                 page_frame,
                 knobs,
                 out,
@@ -1137,7 +1118,7 @@ def event_loop(
             )
             times[e] = max(nxt, t + 1)
         heap_fix(heap, pos, times, e)
-    advance(g, fr, frl, inst, free_stack, page_frame, knobs, out, ring_frame, ring_done, end)
+    advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, end)
 
 
 @njit(cache=True)
@@ -1159,15 +1140,12 @@ def simulate_kernel(
     The timeline changes knobs while the run goes on, so it works on a copy of `knobs`.
     """
     knobs = knobs.copy()
-    fr, frl, inst, free_stack, page_frame, g, gf, rng = init_state(
-        knobs, n_threads_max, table_pages, seed
-    )
+    fr, frl, inst, page_frame, g, gf, rng = init_state(knobs, n_threads_max, table_pages, seed)
     n_frames = fr.shape[0]
     out = np.zeros((seconds, N_COLS), dtype=np.float64)
     hist = np.zeros((seconds, HIST_BUCKETS), dtype=np.int64)
     ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
     ring_done = np.zeros(n_frames + 1, dtype=np.int64)
-    batch = np.zeros(n_frames, dtype=np.int32)
     slots = np.zeros(inst.shape[0], dtype=np.int64)
     clocks = np.zeros(64, dtype=np.int64)
     n_ent = n_threads_max + 1
@@ -1188,14 +1166,12 @@ def simulate_kernel(
         fr,
         frl,
         inst,
-        free_stack,
         page_frame,
         knobs,
         out,
         hist,
         ring_frame,
         ring_done,
-        batch,
         slots,
         clocks,
         th,
