@@ -42,7 +42,7 @@ import math
 from numba import njit
 
 from .cleaner import checkpoint, dispatch
-from .io import fsync, ring_push, ring_stage, submit
+from .io import fsync, ring_stage
 from .layout import (
     BUF_LRU_MIN_LEN,
     C_ADAPTIVE,
@@ -50,8 +50,6 @@ from .layout import (
     C_AVG_PAGE,
     C_BACKGROUND,
     C_BATCH,
-    C_DBLWR_PAGES,
-    C_DBLWR_WRITES,
     C_LRU_EVICT,
     C_LRU_FLUSH,
     C_LRU_SCANNED,
@@ -66,7 +64,6 @@ from .layout import (
     F_IO,
     F_PREV,
     FILE_DATA,
-    FILE_DBLWR,
     G_ACTIVITY,
     G_AF_N_ITER,
     G_AF_PREV_LSN,
@@ -94,8 +91,6 @@ from .layout import (
     I_FREE_LEN,
     I_LRU_LEN,
     I_LRU_TAIL,
-    I_PEND_DONE,
-    I_PEND_LRU,
     I_SIZE,
     I_TRY_LRU_SCAN,
     INF_TIME,
@@ -106,8 +101,6 @@ from .layout import (
     K_ADAPTIVE,
     K_ADAPTIVE_LWM,
     K_AVG_LOOPS,
-    K_DBLWR,
-    K_DBLWR_PAGES,
     K_DIRTY_LWM,
     K_ENGINE,
     K_FLUSH_SYNC,
@@ -119,11 +112,9 @@ from .layout import (
     K_MAX_DIRTY,
     K_OLD_PCT,
     K_PAGE_SIZE,
-    L_IO_DONE,
     L_OLDEST,
     MA_LOG_START_OFFSET,
     NIL,
-    PC_PAGE_US,
     PC_ROUND_BASE_US,
     PH_FURIOUS_DONE,
     PH_LRU_PASS,
@@ -176,15 +167,14 @@ def ma_lru_batch(
     ring_done,
     max_n,
     t,
-    in_ring=False,
 ):
     """buf_do_LRU_batch: evict clean pages from the LRU tail, write dirty ones.
 
     10.11: runs while LRU > min(pool/20 - 1, 256) and FREE < innodb_lru_scan_depth; a dirty
     page met with max_n pages already written ends the batch. 10.6 generation: also stops when
     flushed + evicted reaches max_n. Returns (written, evicted, time the thread is free again).
-    The batch is collected in the free slots of the write ring after its tail (ring_stage);
-    `in_ring` writes it as a user thread does (dispatch_from_ring), else as the cleaner does.
+    The batch is collected in the free slots of the write ring after its tail (ring_stage) and
+    written by the calling thread (the page cleaner, or a 10.6 user thread).
     """
     new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
     free_limit = int(knobs[K_LRU_DEPTH])
@@ -213,9 +203,7 @@ def ma_lru_batch(
             flushed += 1
         f = prev
     free_at = t
-    if flushed > 0 and in_ring:
-        free_at = dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, flushed, t)
-    elif flushed > 0:
+    if flushed > 0:
         free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, flushed, 0, kind, t)
     s = t // 1_000_000
     if s < out.shape[0]:
@@ -645,50 +633,10 @@ def _lru_pass_after_writes(
 
 
 @njit(cache=True, _nrt=False)
-def dispatch_from_ring(g, frl, inst, knobs, out, ring_frame, ring_done, n, t):
-    """cleaner.dispatch for a batch of IO_LRU writes held in the ring slots after its tail.
-
-    Same doublewrite batching, device calls and counters as dispatch; each ring_push writes
-    the frame back into the slot it is read from.
-    """
-    page = int(knobs[K_PAGE_SIZE])
-    dblwr = int(knobs[K_DBLWR])
-    chunk = int(knobs[K_DBLWR_PAGES])
-    cap = ring_frame.shape[0]
-    base = g[G_RING_TAIL]
-    s = t // 1_000_000
-    cursor = t
-    k = 0
-    while k < n:
-        m = min(chunk, n - k)
-        start = cursor
-        if dblwr == 1:
-            d = submit(g, knobs, out, cursor, m * page, True)
-            start = fsync(g, knobs, out, d, FILE_DBLWR)
-            if s < out.shape[0]:
-                out[s, C_DBLWR_PAGES] += m
-                out[s, C_DBLWR_WRITES] += 1
-        last = start
-        for j in range(k, k + m):
-            f = ring_frame[(base + j) % cap]
-            done = submit(g, knobs, out, start, page, True)
-            frl[f, L_IO_DONE] = done
-            ring_push(g, ring_frame, ring_done, f, done)
-            last = done
-        if last > inst[0, I_PEND_DONE]:
-            inst[0, I_PEND_DONE] = last
-        inst[0, I_PEND_LRU] += m
-        cursor = start if dblwr != 0 else cursor
-        k += m
-    return cursor + PC_PAGE_US * n
-
-
-@njit(cache=True, _nrt=False)
 def user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
     """10.6 generation: a user thread's buf_flush_LRU(innodb_lru_flush_size).
 
-    Returns (pages written, time the thread continues). The thread writes its batch itself
-    (in_ring: dispatch_from_ring).
+    Returns (pages written, time the thread continues). The thread writes its batch itself.
     """
     flushed, _, free_at = ma_lru_batch(
         g,
@@ -702,7 +650,6 @@ def user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_do
         ring_done,
         int(knobs[K_LRU_FLUSH_SIZE]),
         t,
-        True,
     )
     inst[0, I_TRY_LRU_SCAN] = 1
     if flushed > 0:
