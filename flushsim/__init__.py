@@ -6,8 +6,19 @@ on the first simulate().
 
 from . import params, presets
 from .compare import compare
+from .replay import replay
 from .run import Run, simulate
 from .scenario import Event, Scenario
 from .sweep import sweep
 
-__all__ = ["Event", "Run", "Scenario", "compare", "params", "presets", "simulate", "sweep"]
+__all__ = [
+    "Event",
+    "Run",
+    "Scenario",
+    "compare",
+    "params",
+    "presets",
+    "replay",
+    "simulate",
+    "sweep",
+]

@@ -1,4 +1,6 @@
-"""Command line: `python -m flushsim presets | knobs | run | report | sweep | record | warm`.
+"""Command line: `python -m flushsim COMMAND`, one subcommand a task.
+
+Commands: presets, knobs, run, report, sweep, record, replay, warm.
 
 Every user error (unknown preset or knob, value out of range, bad number, bad output file)
 prints one line naming the problem and exits with status 2; no traceback reaches the user.
@@ -75,6 +77,20 @@ def _parser() -> argparse.ArgumentParser:
     recorder.add_arguments(
         sub.add_parser("record", help="sample a running MySQL 8.0 / MariaDB server once per second")
     )
+    rp = sub.add_parser(
+        "replay", help="run the model under a recording's own load and compare the two"
+    )
+    rp.add_argument("recording", help="a recording made by `record` (FILE.parquet)")
+    rp.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KNOB=VALUE",
+        help="the workload a recording cannot know (e.g. --set workload=hotset --set "
+        "table_rows=300000), or a server knob to change (repeatable)",
+    )
+    rp.add_argument("--engine", choices=params.ENGINES, help="default: the recording's")
+    rp.add_argument("--out", help="write server and model per second (long) to FILE.parquet/.csv")
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
     kn.add_argument("--engine", default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
@@ -151,7 +167,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _wide():
     import polars as pl
 
-    return pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200)
+    return pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=60)
 
 
 def _grid(items: Sequence[str]) -> dict[str, list[object]]:
@@ -197,6 +213,34 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if interrupted:
         print(f"interrupted: {interrupted[0]}", file=sys.stderr)
         return 130
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import replay, scenario_for
+
+    if args.out and not args.out.endswith((".csv", ".parquet")):
+        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    result = replay(
+        args.recording, scenario_for(args.recording, args.engine, **_overrides(args.set))
+    )
+    for note in result.notes:
+        print(f"note: {note}")
+    real, model = result.updates_per_page_flushed()
+    print(
+        f"warm-up {result.warmup_s} s ({result.start_data_pages:,} pages read, "
+        f"{result.start_dirty_pages:,} dirtied); updates per page flushed: server {real:.1f}, "
+        f"model {model:.1f}"
+    )
+    with _wide():
+        print(result.errors())
+    if args.out:
+        table = result.side_by_side()
+        if args.out.endswith(".parquet"):
+            table.write_parquet(args.out)
+        else:
+            table.write_csv(args.out)
+        print(f"wrote {table.height} rows (time_s, column, real, model) to {args.out}")
     return 0
 
 
@@ -247,6 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_sweep(args)
             elif args.command == "record":
                 status = recorder.run_command(args)
+            elif args.command == "replay":
+                status = _cmd_replay(args)
             else:
                 status = _cmd_run(args)
         for w in caught:

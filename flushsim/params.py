@@ -582,6 +582,19 @@ PARAMS: tuple[Param, ...] = (
         kind="float",
     ),
     Param(
+        "trx_rate",
+        0.0,
+        0.0,
+        10_000_000.0,
+        "trx/s",
+        "Transactions started per second on one schedule shared by all threads, as "
+        "sysbench --rate (0: closed loop). A thread that falls behind starts at once and makes "
+        "up at most 1 s of missed starts; a new rate re-times the starts not yet due. Too few "
+        "threads cap the rate.",
+        group="workload",
+        kind="float",
+    ),
+    Param(
         "cpu_us_per_row",
         5.0,
         0.1,

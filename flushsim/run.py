@@ -93,10 +93,16 @@ class KernelInputs:
 
 
 def _scatter_for(rows: int) -> int:
-    # A prime multiplier coprime with the row count spreads hot/zipf rows over the table.
+    """The kernel's two row maps, packed (layout.SCATTER_SHIFT): zipf ranks and the hot set.
+
+    Zipf rank r is row r * prime % rows, a prime multiplier coprime with the row count. The hot
+    set goes through sim.spread_row, a permutation of the next power of two at or above `rows`
+    (its bits are the low field).
+    """
+    bits = max(1, (rows - 1).bit_length())
     for p in (1_000_003, 1_000_033, 1_000_037, 1_000_039):
         if rows % p:
-            return p
+            return (p << layout.SCATTER_SHIFT) | bits
     raise AssertionError("unreachable: four distinct primes cannot all divide rows")
 
 

@@ -49,6 +49,7 @@ def test_public_api_is_the_documented_one():
         "compare",
         "params",
         "presets",
+        "replay",
         "simulate",
         "sweep",
     ]

@@ -59,7 +59,7 @@ def tps(run):
 
 def test_the_hot_rows_fit_in_the_pool_and_span_about_30k_pages(runs):
     s = runs[100].series
-    # a random 30k-row subset of 6.5M rows at 68 per page covers about 25.7k pages, at most 30k
+    # a random 30k-row subset of 6.5M rows at 68 per page covers about 25.7k pages (25,691 here)
     assert 25_000 <= s["buffer_pool_pages_dirty"].max() <= 30_000
     late = s.filter(pl.col("time_s") > WARM_UP_S)
     # every hot page is cached and the pool never runs short: only the flush list is written
@@ -94,7 +94,7 @@ def test_about_20_updates_per_page_flushed_at_5000(runs):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "flushsim's write load falls 4.2x from 100 to 5,000 (69.3 -> 16.4 updates per page "
+        "flushsim's write load falls 4.1x from 100 to 5,000 (73.8 -> 17.9 updates per page "
         "flushed at an unchanged 6,400 trx/s), the article's 3.1x (62 -> 20). "
         "MySQL 8.0's pct_for_lsn grows with io_capacity_max / io_capacity, so at a settled "
         "checkpoint age the flush rate grows about as io_capacity_max^0.37 (0.4 from the "
@@ -115,7 +115,7 @@ def test_above_6000_trx_per_s_at_100(runs):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "flushsim's throughput barely moves: 6,400 trx/s at 100, 6,391 at 4,000 (-0.1 %), "
+        "flushsim's throughput barely moves: 6,400 trx/s at 100, 6,392 at 4,000 (-0.1 %), "
         "against the article's above 6,000 and below 5,400 (about -10 %). The paths from "
         "flushing to user threads here are an update waiting for its page's write (behind the "
         "doublewrite fsync) and the commit's redo write sharing the device with page writes "

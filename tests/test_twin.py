@@ -110,6 +110,13 @@ SCENARIOS = {
     "trx-commit-2-then-1": fs.Scenario(
         knobs={**BASE, "innodb_flush_log_at_trx_commit": 2}, seconds=3
     ).at(1.5, innodb_flush_log_at_trx_commit=1),
+    # trx_rate (issue 7): a paced schedule, changed, stopped, restarted, then closed loop again
+    "paced-rate": fs.Scenario(knobs={**BASE, "trx_rate": 800.0, "think_time_us": 0.0}, seconds=5)
+    .at(1.3, trx_rate=2500.0)
+    .stop_workload(2.1)
+    .start_workload(2.6)
+    .at(3.4, trx_rate=3.5)
+    .at(4.2, trx_rate=0.0, think_time_us=1000.0),
     "o-direct-no-fsync": fs.Scenario(
         knobs={
             **BASE,
@@ -137,8 +144,8 @@ MARIADB_SCENARIOS = {
             "innodb_log_file_size": "4M",
             "innodb_lru_scan_depth": 100,
             # a slow device and much redo: async flushing falls behind, furious flushing starts
-            "redo_bytes_per_change": 2000,
-            "device_iops": 2000,
+            "redo_bytes_per_change": 4000,
+            "device_iops": 1000,
         },
         "lwm-idle": {**BASE, "innodb_max_dirty_pages_pct_lwm": 10, "innodb_io_capacity": 100},
         "ext4-fsync-neighbour": {
@@ -150,6 +157,11 @@ MARIADB_SCENARIOS = {
         },
     }.items()
 }
+MARIADB_SCENARIOS["mariadb-10.11-paced-rate"] = fs.Scenario(
+    engine="mariadb-10.11",
+    seconds=3,
+    knobs={**BASE, "table_rows": 150_000, "trx_rate": 1500.0, "think_time_us": 0.0},
+).at(1.5, trx_rate=400.0, threads=2)
 MARIADB_SCENARIOS["mariadb-10.6-flush-size-and-stop"] = (
     fs.Scenario(
         engine="mariadb-10.6",

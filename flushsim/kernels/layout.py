@@ -116,7 +116,19 @@ G_LOG_FLUSH_LSN = 48  # LSN the last log flush makes durable (its group joined i
 G_LOG_FLUSH_START = 49  # when it starts (us): a commit before then joins it
 G_LOG_FLUSH_END = 50  # when its fsync returns (us)
 G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy until (us)
-N_G = 52
+# trx_rate (a paced, open-loop workload)
+G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base + k * 1e9 / rate
+G_PACE_K = 53  # the next start's k
+G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
+N_G = 55
+
+# The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
+# rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).
+SCATTER_SHIFT = 6
+SCATTER_BITS_MASK = (1 << SCATTER_SHIFT) - 1
+# sim.spread_row: odd multiplier of the row permutation. Below 2**26, so that x * SPREAD_KEY
+# stays below 2**63 for every x below 2**37 (table_rows <= 10**11).
+SPREAD_KEY = 0x2F0B3A5
 
 PH_TOP = 0  # the loop top, right after the wait
 PH_FURIOUS_DONE = 1  # furious batch written: fsync, checkpoint, clear the targets
@@ -191,6 +203,8 @@ KNOBS = (
     "neighbour_write_mb_s",
     "linux_kernel",
     "innodb_flush_log_at_trx_commit",
+    # appended for replay (issue 7)
+    "trx_rate",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -227,6 +241,7 @@ K_HOT_PCT = KNOB_INDEX["hot_pct"]
 K_SEQ_START = KNOB_INDEX["seq_start_row"]
 K_SEQ_END = KNOB_INDEX["seq_end_row"]
 K_THINK_US = KNOB_INDEX["think_time_us"]
+K_TRX_RATE = KNOB_INDEX["trx_rate"]
 K_CPU_US = KNOB_INDEX["cpu_us_per_row"]
 K_REDO_PER_CHANGE = KNOB_INDEX["redo_bytes_per_change"]
 K_DEV_IOPS = KNOB_INDEX["device_iops"]

@@ -234,8 +234,8 @@ def buf_flush_lru(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_don
             g[G_MA_LRU_BUSY] = last_write_done(g, ring_done)
     elif evicted > 0:
         inst[0, I_TRY_LRU_SCAN] = 1
-    elif flushed == 0:
-        inst[0, I_TRY_LRU_SCAN] = 0  # LRU_warn
+    # else: LRU_warn() only when nothing was written and try_LRU_scan was already false; it
+    # leaves it false. A pass with nothing to do (a free list above the scan depth) keeps it.
     return flushed, free_at
 
 

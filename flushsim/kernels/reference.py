@@ -25,6 +25,19 @@ M64 = (1 << 64) - 1
 LSN_MAX = 1 << 62
 
 
+def spread_row(j: int, rows: int, bits: int) -> int:
+    """sim.spread_row: a fixed pseudo-random permutation of [0, rows) (cycle walking)."""
+    mask = (1 << bits) - 1
+    half = max(1, bits // 2)
+    x = j
+    while True:
+        for _ in range(3):
+            x = (x * L.SPREAD_KEY) & mask
+            x ^= x >> half
+        if x < rows:
+            return x
+
+
 class Knobs:
     """The knob vector with attribute access by server name (values stay floats, as in it)."""
 
@@ -174,6 +187,9 @@ class ReferenceSim(MariaDBMixin):
         self.n_active = min(int(self.k.threads), n_threads_max)
         self.wl_running = True
         self.wl_done = False
+        self.pace_base = 0  # trx_rate: start k of the shared schedule is at base + k * 1e9 / rate
+        self.pace_k = 0
+        self.pace_epoch = 0  # when the schedule last restarted (us)
         self.seq_cursor = int(self.k.seq_start_row)
         self.second = 0
         inf = L.INF_TIME
@@ -188,6 +204,7 @@ class ReferenceSim(MariaDBMixin):
                 "wrote": False,
                 "commit_pending": False,
                 "commit_lsn": 0,
+                "slot": None,  # trx_rate: the start slot (us) it sleeps until
             }
             for _ in range(n_threads_max)
         ]
@@ -779,11 +796,11 @@ class ReferenceSim(MariaDBMixin):
         if wl == "zipf":
             u = self.rng.unit()
             rank = int(np.searchsorted(self.zipf_cdf[:-1], u, side="right"))
-            return (rank * self.scatter) % rows
+            return (rank * (self.scatter >> L.SCATTER_SHIFT)) % rows
         if wl == "hotset":
             if self.rng.unit() * 100.0 < self.k.hot_pct:
                 hot = min(int(self.k.hot_rows), rows)
-                return (self.rng.below(hot) * self.scatter) % rows
+                return spread_row(self.rng.below(hot), rows, self.scatter & L.SCATTER_BITS_MASK)
             return self.rng.below(rows)
         end = int(self.k.seq_end_row)
         end = rows if end == 0 or end > rows else end
@@ -901,8 +918,7 @@ class ReferenceSim(MariaDBMixin):
                 self.buf_flush_insert_into_flush_list(inst, f, self.lsn)
             self.lsn += int(self.k.redo_bytes_per_change)
             self.count(t, L.C_DML_UPDATES)
-        else:
-            self.count(t, L.C_DML_READS)
+        self.count(t, L.C_DML_READS)  # an UPDATE reads its row first: both servers count it
         return t
 
     def thread_step(self, e: int, t: int) -> int:
@@ -911,6 +927,12 @@ class ReferenceSim(MariaDBMixin):
         if th["commit_pending"]:
             return self.finish_commit(e, t)
         if th["rows_left"] == 0:
+            if self.k.trx_rate > 0:
+                if th["slot"] is None or th["slot"] < self.pace_epoch:
+                    th["slot"] = self.pace_claim(t)
+                if th["slot"] > t:
+                    return th["slot"]
+                th["slot"] = None
             if self.engine != L.ENG_MYSQL80:
                 wait = self.ma_log_free_check(t)
                 if wait > 0:
@@ -969,6 +991,29 @@ class ReferenceSim(MariaDBMixin):
                 return local
             return self.finish_commit(e, local)
         return local + int(self.k.think_time_us)
+
+    def pace_next(self, rate: float) -> int:
+        return self.pace_base + int(math.ceil(self.pace_k * (1e9 / rate) - 1e-3))
+
+    def pace_claim(self, t: int) -> int:
+        """trx_rate: the next start slot (us) of the shared schedule; 1 s of catch-up at most."""
+        nxt = self.pace_next(self.k.trx_rate)
+        late = (t - 1_000_000) * 1000
+        if nxt < late:
+            self.pace_base, self.pace_k, nxt = late, 0, late
+        self.pace_k += 1
+        return nxt // 1000
+
+    def pace_restart(self, t: int, keep_backlog: bool) -> None:
+        """The schedule starts again at t (missed starts stay owed with `keep_backlog`)."""
+        start = t * 1000
+        if keep_backlog and self.k.trx_rate > 0:
+            start = min(start, self.pace_next(self.k.trx_rate))
+        self.pace_base, self.pace_k, self.pace_epoch = start, 0, t
+        for e, th in enumerate(self.threads):
+            if th["slot"] is not None and self.times[e] != L.INF_TIME:
+                th["slot"] = None
+                self.times[e] = t
 
     def finish_commit(self, e: int, t: int) -> int:
         """The commit at t: the redo flush (trx_commit = 1), then the trx counts."""
@@ -1032,6 +1077,8 @@ class ReferenceSim(MariaDBMixin):
     def apply_event(self, kind: int, knob: int, value: float, t: int) -> None:
         cleaner = len(self.times) - 1
         if kind == L.TL_SET:
+            if knob in (L.K_TRX_RATE, L.K_THREADS):
+                self.pace_restart(t, True)
             self.k.set(knob, value)
             if knob == L.K_PC_DISABLED:
                 if value != 0:
@@ -1052,6 +1099,7 @@ class ReferenceSim(MariaDBMixin):
             self.wl_running = False
             self.wake_threads(t)
         elif kind == L.TL_WORKLOAD_START:
+            self.pace_restart(t, False)
             self.wl_running = True
             self.seq_cursor = int(self.k.seq_start_row)
             self.wl_done = False

@@ -99,8 +99,7 @@ class MariaDBMixin:
                 self.ma_lru_busy = self.last_write_done()
         elif evicted > 0:
             inst.try_lru_scan = True
-        elif flushed == 0:
-            inst.try_lru_scan = False  # LRU_warn
+        # LRU_warn() (nothing written, try_LRU_scan already false) leaves try_LRU_scan false
         return flushed, free_at
 
     def ma_flush_list(self, max_n: int, lsn: int, t: int) -> tuple[int, int]:

@@ -292,9 +292,22 @@ class Recording:
 
     @classmethod
     def read(cls, path: str | Path) -> Recording:
-        """A recording written by `write()` to a .parquet file."""
-        meta = json.loads(pl.read_parquet_metadata(path)["flushsim.recording"])
-        return cls(series=pl.read_parquet(path), **meta)
+        """A recording written by `write()` to a .parquet file.
+
+        Raises:
+            FileNotFoundError: no such file.
+            ValueError: the file is not a recording written by `write()`.
+        """
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"no recording at {path}")
+        try:
+            meta = json.loads(pl.read_parquet_metadata(path)["flushsim.recording"])
+            return cls(series=pl.read_parquet(path), **meta)
+        except (pl.exceptions.PolarsError, KeyError, TypeError, json.JSONDecodeError) as exc:
+            raise ValueError(
+                f"{path} is not a recording written by `python -m flushsim record` "
+                f"({type(exc).__name__})"
+            ) from None
 
 
 # ---------------------------------------------------------------- small pure helpers

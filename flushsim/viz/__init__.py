@@ -4,9 +4,9 @@ The only package of flushsim that imports bokeh and ipywidgets (DESIGN.md); the 
 imports it, so `import flushsim` stays light.
 """
 
-from . import figures, regimes
+from . import figures, regimes, replay
 
-__all__ = ["Explorer", "figures", "regimes"]
+__all__ = ["Explorer", "figures", "regimes", "replay"]
 
 
 def __getattr__(name: str):

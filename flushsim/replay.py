@@ -1,0 +1,400 @@
+"""replay(): drive the model with a real server's recorded load, and put the two side by side.
+
+A recording (`flushsim.live.Recording`, or the path of one) says, second by second, how many
+rows the server read and changed (`dml_reads`, `dml_updates`: `Innodb_rows_read`, `_updated`)
+and how much redo it wrote (`log_lsn_current`). The model gets exactly that load:
+
+- a paced workload (`trx_rate`, like sysbench --rate): row accesses / `rows_per_trx`
+  transactions a second, `write_pct` = rows changed / row accesses. An UPDATE reads the row it
+  changes, so row accesses are max(`dml_reads`, `dml_updates`) (more changes than reads: blind
+  writes, or a statement counted on either side of a sample). A second without any row access
+  stops the workload;
+- `redo_bytes_per_change` = that second's redo (bytes of LSN) / rows changed, so the checkpoint
+  age grows as the server's did (the first second, which has no baseline LSN, takes the
+  recording's mean).
+
+The rest of the workload is the user's Scenario, because a recording cannot say which rows were
+touched: the access pattern (`uniform`, `hotset`, ...), `table_rows`, `rows_per_page`, `threads`
+and `rows_per_trx`. `scenario_for(recording, **knobs)` builds one from the recording's own
+`SHOW GLOBAL VARIABLES`, so the server knobs match.
+
+Starting state. The server did not start from an empty pool, so the model runs a warm-up first
+and replay() cuts it off (`Replay.warmup_s` whole seconds):
+
+1. a read-only scan of the first `start_data_pages` pages of the table (default: the
+   recording's first `buffer_pool_pages_data`, at most the table), for a warm, clean pool;
+2. if the recording's first second changed no rows but shows dirty pages, an update of every
+   row of the first `start_dirty_pages` pages (default: that second's dirty pages plus the pages
+   it flushed), spread over one second, standing for the load that dirtied them before the
+   recording began. A first second with row changes starts from a clean pool;
+3. at least half a second without load, then the recording's first second.
+
+Simplifications: the warm-up's own flushing also runs (as the server's did while it was
+dirtied), so the model can start with somewhat fewer dirty pages than the server; undo and
+system pages are not in the model's table; redo written in seconds without row changes
+(purge, background work) is not replayed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from . import params
+from .run import Run, simulate
+from .scenario import Event, Scenario
+
+# The project's own recordings of real servers (data/reference/<engine>/, with their README).
+REFERENCE_DIR = Path(__file__).resolve().parent.parent / "data" / "reference"
+# The columns replay() compares, when both the recording and the model have them.
+FLUSHING_COLUMNS = (
+    "buffer_flush_batch_total_pages",
+    "buffer_flush_adaptive_total_pages",
+    "buffer_flush_background_total_pages",
+    "buffer_flush_sync_total_pages",
+    "buffer_LRU_batch_flush_total_pages",
+    "buffer_pool_wait_free",
+    "buffer_pool_pages_dirty",
+    "buffer_pool_pages_free",
+    "log_lsn_checkpoint_age",
+)
+# End-of-second values rather than per-second counts.
+GAUGES = frozenset({"buffer_pool_pages_dirty", "buffer_pool_pages_free", "log_lsn_checkpoint_age"})
+LOAD_COLUMNS = ("dml_reads", "dml_updates")
+# Pages written, as amplification.PAGES_FLUSHED counts them (a recording has no single-page column).
+PAGES_FLUSHED = (
+    "buffer_LRU_batch_flush_total_pages",
+    "buffer_flush_batch_total_pages",
+    "sim_single_page_flushes",
+)
+DIRTY_WARMUP_S = 1.0  # the warm-up's update is spread over this long
+QUIET_S = 0.5  # at least this long without load before the recording's first second
+MAX_WARMUP_S = 3600
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recording and the model driven by its load.
+
+    Attributes:
+        real: the recording's per-second series (time_s = 1..N).
+        model: the model's series over the same seconds (warm-up cut off, time_s = 1..N).
+        run: the whole simulation, warm-up included (its Scenario shows every timeline event).
+        warmup_s: seconds of warm-up before the recording's first second.
+        start_data_pages: pages the warm-up read into the pool.
+        start_dirty_pages: pages the warm-up dirtied (0: started clean).
+        notes: what replay() assumed or could not do, in plain words.
+    """
+
+    real: pl.DataFrame
+    model: pl.DataFrame
+    run: Run
+    warmup_s: int
+    start_data_pages: int
+    start_dirty_pages: int
+    notes: tuple[str, ...] = field(default=())
+
+    def columns(self) -> list[str]:
+        """The flushing columns both sides have, in FLUSHING_COLUMNS order."""
+        return [c for c in FLUSHING_COLUMNS if c in self.real.columns and c in self.model.columns]
+
+    def side_by_side(self, columns: list[str] | None = None) -> pl.DataFrame:
+        """One long table: time_s, column, real, model (floats), for plotting on one axis."""
+        cols = self.columns() if columns is None else columns
+        missing = [c for c in cols if c not in self.real.columns or c not in self.model.columns]
+        if missing:
+            raise ValueError(f"not in both the recording and the model: {', '.join(missing)}")
+        frames = [
+            pl.DataFrame(
+                {
+                    "time_s": self.real["time_s"],
+                    "column": [c] * self.real.height,
+                    "real": self.real[c].cast(pl.Float64),
+                    "model": self.model[c].cast(pl.Float64),
+                }
+            )
+            for c in cols
+        ]
+        return pl.concat(frames) if frames else pl.DataFrame()
+
+    def errors(self) -> pl.DataFrame:
+        """One row per flushing column: how far the model is from the server.
+
+        Columns: column, kind ("counter": per-second count; "gauge": end-of-second value),
+        real_mean and model_mean (per second), error_pct (100 x (model - real) / real of the
+        means; null when the server's mean is 0), mae (mean absolute per-second difference).
+        """
+        rows = []
+        for c in self.columns():
+            real = self.real[c].cast(pl.Float64)
+            model = self.model[c].cast(pl.Float64)
+            rm, mm = float(real.mean()), float(model.mean())
+            rows.append(
+                {
+                    "column": c,
+                    "kind": "gauge" if c in GAUGES else "counter",
+                    "real_mean": rm,
+                    "model_mean": mm,
+                    "error_pct": 100.0 * (mm - rm) / rm if rm else None,
+                    "mae": float((model - real).abs().mean()),
+                }
+            )
+        return pl.DataFrame(
+            rows,
+            schema={
+                "column": pl.String,
+                "kind": pl.String,
+                "real_mean": pl.Float64,
+                "model_mean": pl.Float64,
+                "error_pct": pl.Float64,
+                "mae": pl.Float64,
+            },
+        )
+
+    def updates_per_page_flushed(self, first_s: int = 1) -> tuple[float, float]:
+        """(server, model) rows changed per page written, from second `first_s` to the end."""
+        out = []
+        for df in (self.real, self.model):
+            part = df.filter(pl.col("time_s") >= first_s)
+            flushed = sum(float(part[c].sum()) for c in PAGES_FLUSHED if c in part.columns)
+            out.append(float(part["dml_updates"].sum()) / flushed if flushed else math.inf)
+        return out[0], out[1]
+
+
+def scenario_for(recording, engine: str | None = None, **knobs: object) -> Scenario:
+    """A Scenario from the recording's own `SHOW GLOBAL VARIABLES`, plus the workload you give.
+
+    Args:
+        recording: a Recording or the path of one.
+        engine: default: the recording's engine.
+        **knobs: the workload (e.g. `workload="hotset", table_rows=300_000, hot_rows=4_000`)
+            and any knob or Scenario field that should win over the server's variables.
+    """
+    from .live.config import read_variables
+
+    rec = _recording(recording)
+    text = "".join(f"{k}\t{v}\n" for k, v in rec.variables.items())
+    return read_variables(text, engine or rec.engine, **knobs).scenario
+
+
+def replay(
+    recording,
+    scenario: Scenario,
+    *,
+    start_data_pages: int | None = None,
+    start_dirty_pages: int | None = None,
+    kernel: str = "numba",
+) -> Replay:
+    """Run `scenario` under the recording's per-second load and return both side by side.
+
+    Args:
+        recording: a Recording or the path of one (one sample a second).
+        scenario: the server's knobs and the workload's shape; its own timeline, if any, is
+            shifted to the recording's clock. `scenario_for(recording, ...)` makes one.
+        start_data_pages: pages of the table in the pool at the start (default: see the
+            module docstring); 0 starts from an empty pool.
+        start_dirty_pages: pages dirty at the start (default: see the module docstring).
+        kernel: "numba" or "reference", as in simulate().
+
+    Raises:
+        TypeError: `scenario` is not a Scenario.
+        ValueError: the recording has no rows, lacks the load columns, was not sampled once a
+            second, or a start figure is negative.
+    """
+    rec = _recording(recording)
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"replay() takes a Scenario, not {type(scenario).__name__}")
+    real = rec.series
+    if real.height == 0:
+        raise ValueError("the recording has no samples")
+    missing = [c for c in (*LOAD_COLUMNS, "time_s") if c not in real.columns]
+    if missing:
+        raise ValueError(f"the recording lacks the load columns {', '.join(missing)}")
+    if abs(float(getattr(rec, "interval_s", 1.0)) - 1.0) > 1e-9:
+        raise ValueError(f"replay needs one sample a second, not every {rec.interval_s:g} s")
+    for name, value in (
+        ("start_data_pages", start_data_pages),
+        ("start_dirty_pages", start_dirty_pages),
+    ):
+        if value is not None and (not isinstance(value, int) or value < 0):
+            raise ValueError(f"{name}={value!r} must be a whole number of pages >= 0")
+
+    notes: list[str] = []
+    if rec.engine != scenario.engine:
+        notes.append(f"The recording is from {rec.engine}; the model runs {scenario.engine}.")
+    v = scenario.values
+    rows, rpp = int(v["table_rows"]), int(v["rows_per_page"])
+    table_pages = -(-rows // rpp)
+    first = real.row(0, named=True)
+    first_changes = int(first["dml_updates"] or 0)
+    if start_data_pages is None:
+        start_data_pages = min(int(first.get("buffer_pool_pages_data") or 0), table_pages)
+    if start_dirty_pages is None:
+        start_dirty_pages = 0
+        if first_changes == 0:
+            flushed = sum(int(first.get(c) or 0) for c in PAGES_FLUSHED)
+            start_dirty_pages = int(first.get("buffer_pool_pages_dirty") or 0) + flushed
+    if start_data_pages > table_pages or start_dirty_pages > table_pages:
+        notes.append(
+            f"The table has {table_pages:,} pages ({rows:,} rows / {rpp} a page): the warm-up "
+            f"reads and dirties at most that many."
+        )
+    start_data_pages = min(start_data_pages, table_pages)
+    start_dirty_pages = min(start_dirty_pages, table_pages)
+
+    redo = None
+    age = first.get("log_lsn_checkpoint_age")
+    dirty1 = int(first.get("buffer_pool_pages_dirty") or 0)
+    if start_dirty_pages and age and dirty1:
+        # the checkpoint age covers the pages still dirty: redo per row change of the warm-up
+        redo = age / (dirty1 * rpp)
+    warm, t = _warmup(v, start_data_pages, start_dirty_pages, redo)
+    warmup_s = math.ceil(t + QUIET_S)
+    if warmup_s > MAX_WARMUP_S:
+        raise ValueError(
+            f"the warm-up would take {warmup_s} s (more than {MAX_WARMUP_S}): give "
+            f"start_data_pages a smaller number of pages"
+        )
+    load = _load_events(real, v, warmup_s)
+    if not any(e.action == "start_workload" or e.knobs for e in load):
+        notes.append("The recording has no row reads or changes: the model runs idle.")
+    own = tuple(Event(e.at + warmup_s, e.action, e.knobs) for e in scenario.timeline)
+    events = sorted((*warm, *load, *own), key=lambda e: e.at)  # stable: same-time order kept
+    full = scenario.replace(timeline=tuple(events), seconds=warmup_s + real.height)
+    run = simulate(full, kernel=kernel)
+    model = run.series.filter(pl.col("time_s") > warmup_s).with_columns(
+        (pl.col("time_s") - warmup_s).alias("time_s")
+    )
+    at_start = run.series.filter(pl.col("time_s") == warmup_s)
+    if start_data_pages and at_start.height:
+        got = int(at_start["buffer_pool_pages_data"][0])
+        if got < 0.95 * start_data_pages:
+            notes.append(
+                f"The warm-up left {got:,} pages in the pool, not {start_data_pages:,}: "
+                f"the pool or the device is too small for the scan."
+            )
+    return Replay(
+        real=real,
+        model=model,
+        run=run,
+        warmup_s=warmup_s,
+        start_data_pages=start_data_pages,
+        start_dirty_pages=start_dirty_pages,
+        notes=tuple(notes),
+    )
+
+
+def _recording(recording):
+    from .live.recorder import Recording
+
+    if isinstance(recording, (str, Path)):
+        return Recording.read(recording)
+    if not isinstance(recording, Recording):
+        raise TypeError(f"expected a Recording or a path, not {type(recording).__name__}")
+    return recording
+
+
+def _warmup(v, data_pages: int, dirty_pages: int, redo: float | None) -> tuple[list[Event], float]:
+    """The warm-up's timeline from 0 s, and when its last load ends (s)."""
+    rpp = int(v["rows_per_page"])
+    threads = max(1, int(v["threads"]))
+    events: list[Event] = []
+    t = 0.0
+    common = {
+        "workload": "sequential",
+        "trx_rate": 0.0,
+        "think_time_us": 0.0,
+        "cpu_us_per_row": 0.1,
+        "seq_start_row": 0,
+    }
+    if threads != int(v["threads"]):
+        common["threads"] = threads
+    if data_pages:
+        # read every row of the pages: one miss a page, at the device's read latency
+        read_s = data_pages * float(v["device_read_latency_us"]) / 1e6 / threads
+        events.append(
+            Event(
+                0.0,
+                "set",
+                {**common, "write_pct": 0.0, "rows_per_trx": rpp, "seq_end_row": data_pages * rpp},
+            )
+        )
+        t = max(0.5, math.ceil(4 * read_s * 10) / 10)
+    if dirty_pages:
+        if redo is not None:
+            common["redo_bytes_per_change"] = _redo_knob(redo)
+        rows = dirty_pages * rpp
+        per_trx = max(1, -(-rows // 60))  # about 60 statements, as a batch UPDATE would run
+        events.append(
+            Event(
+                t,
+                "set",
+                {
+                    **common,
+                    "write_pct": 100.0,
+                    "rows_per_trx": per_trx,
+                    "seq_end_row": rows,
+                    "trx_rate": -(-rows // per_trx) / DIRTY_WARMUP_S,
+                },
+            )
+        )
+        t += DIRTY_WARMUP_S
+    if events:
+        events.append(Event(t, "stop_workload"))
+        # the user's workload shape again, before the recording's load starts
+        back = {k: v[k] for k in (*common, "write_pct", "rows_per_trx", "seq_end_row", "threads")}
+        events.append(Event(t, "set", back))
+    else:
+        events.append(Event(0.0, "stop_workload"))
+    return events, t
+
+
+def _load_events(real: pl.DataFrame, v, warmup_s: int) -> list[Event]:
+    """Per-second `trx_rate`, `write_pct` and `redo_bytes_per_change` from the recording."""
+    reads = real["dml_reads"].fill_null(0).to_list()
+    changes = real["dml_updates"].fill_null(0).to_list()
+    lsn = real["log_lsn_current"].to_list() if "log_lsn_current" in real.columns else None
+    redo = [None] * len(reads)
+    if lsn is not None and None not in lsn:
+        for i in range(1, len(lsn)):
+            if changes[i] > 0 and lsn[i] >= lsn[i - 1]:
+                redo[i] = (lsn[i] - lsn[i - 1]) / changes[i]
+        total = sum(c for i, c in enumerate(changes) if i > 0 and redo[i] is not None)
+        mean = (lsn[-1] - lsn[0]) / total if total else None
+        if changes[0] > 0 and mean:
+            redo[0] = mean
+    per_trx = int(v["rows_per_trx"])
+    events: list[Event] = []
+    running = False
+    last: dict[str, object] = {}
+    for i, (r, c) in enumerate(zip(reads, changes, strict=True)):
+        at = float(warmup_s + i)
+        accesses = max(r, c)  # an UPDATE's read is in dml_reads; the sample edges jitter
+        if accesses <= 0:
+            if running:
+                events.append(Event(at, "stop_workload"))
+                running = False
+            continue
+        want: dict[str, object] = {
+            "trx_rate": accesses / per_trx,
+            "write_pct": 100.0 * c / accesses,
+        }
+        if redo[i] is not None:
+            want["redo_bytes_per_change"] = _redo_knob(redo[i])
+        set_now = {k: x for k, x in want.items() if last.get(k) != x}
+        if set_now:
+            events.append(Event(at, "set", set_now))
+            last.update(set_now)
+        if not running:
+            events.append(Event(at, "start_workload"))
+            running = True
+    return events
+
+
+def _redo_knob(bytes_per_change: float) -> int:
+    """A redo figure as the knob takes it: whole bytes within its range."""
+    p = params.BY_NAME["redo_bytes_per_change"]
+    return int(min(p.max, max(p.min, round(bytes_per_change))))
