@@ -1207,7 +1207,7 @@ def event_loop(
     advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, end)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # other Python threads run meanwhile (the explorer's messages)
 def simulate_kernel(
     knobs,
     seconds,
