@@ -102,9 +102,12 @@ def side_by_side(
                 mode="vline",
             )
         )
-        p.legend.location = "top_right"
+        # above the plot, in one row, so that it never covers the curves
+        p.legend.orientation = "horizontal"
+        p.add_layout(p.legend[0], "above")
         p.legend.label_text_font_size = "8pt"
         p.legend.click_policy = "hide"
-        p.legend.background_fill_alpha = 0.6
+        p.legend.spacing = 10
+        p.legend.padding = 2
         figs.append(p)
     return gridplot(figs, ncols=ncols)
