@@ -13,10 +13,14 @@ import argparse
 import json
 import pickle
 import re
+import shutil
+import subprocess
+import sys
 import threading
 import time
 import traceback
 import warnings
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -690,3 +694,51 @@ def test_records_a_private_mariadb_end_to_end(mariadb, tmp_path, monkeypatch, ca
         record(host=db.host, port=db.port, user=db.user, password=wrong, seconds=1)
     assert wrong not in str(info.value)
     assert time.monotonic() - started < 40
+
+
+@pytest.mark.mariadb
+def test_a_killed_python_leaves_no_private_server_behind(tmp_path):
+    server = pytest.importorskip("flushsim.live.server")
+    pytest.importorskip("pymysql")
+    if server.find_mariadb() is None:
+        pytest.skip("mariadbd not installed: run scripts/mariadb.sh (Debian's mariadb-server)")
+    if shutil.which("setpriv") is None:
+        pytest.skip("no setpriv (util-linux): the parent-death signal is not set")
+    script = tmp_path / "start.py"
+    script.write_text(
+        "import sys, time\n"
+        "from flushsim.live.server import PrivateMariaDB\n"
+        "db = PrivateMariaDB()\n"
+        "db.start()\n"
+        "print(db._proc.pid, db.folder, flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    folder = None
+    try:
+        pid, folder = child.stdout.readline().split()
+        assert _alive(int(pid))
+        child.kill()  # SIGKILL: no stop(), no atexit
+        child.wait()
+        deadline = time.monotonic() + 30
+        while _alive(int(pid)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(int(pid)), f"mariadbd {pid} still runs after its Python was killed"
+    finally:
+        child.kill()
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

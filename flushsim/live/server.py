@@ -178,6 +178,10 @@ class PrivateMariaDB:
     def start(self) -> None:
         """Initialise the datadir, start mariadbd, wait for it and create the recorder user.
 
+        Call it from a thread that lives as long as the server: the server gets SIGTERM when
+        the thread that started it ends (its parent-death signal), so that a Python process
+        killed without stop() leaves no server behind.
+
         Raises:
             MariaDBNotFound: the package is not installed.
             RuntimeError: the server did not come up (the message quotes its error log).
@@ -235,6 +239,11 @@ class PrivateMariaDB:
             *as_root,
             *_option_args(self.options),
         ]
+        # If this process dies without stop() (SIGKILL, a crash), the kernel sends the server
+        # SIGTERM: util-linux's setpriv sets the parent-death signal, which survives its exec.
+        setpriv = shutil.which("setpriv")
+        if setpriv is not None:
+            args = [setpriv, "--pdeathsig", "TERM", "--", *args]
         # its own session: a Ctrl-C in the terminal reaches us, and stop() ends the server
         self._proc = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
