@@ -47,7 +47,6 @@ import argparse
 import dataclasses
 import datetime
 import json
-import random
 import signal
 import sys
 import tempfile
@@ -61,7 +60,14 @@ from typing import Any
 import polars as pl
 
 from flushsim.live.recorder import Recording, record
-from flushsim.live.server import DEFAULT_OPTIONS, PrivateMariaDB, find_mariadb, prepare_table
+from flushsim.live.server import (
+    DEFAULT_OPTIONS,
+    PrivateMariaDB,
+    WorkloadResult,
+    find_mariadb,
+    prepare_table,
+    run_workload,
+)
 
 TABLE_ROWS = 300_000
 DATABASE = "flushsim_wl"
@@ -234,83 +240,6 @@ def dirty_every_row(conn, rows: int, batch: int = DIRTY_BATCH_ROWS) -> int:
     return n
 
 
-# ---------------------------------------------------------------- the fixed-rate workload
-
-
-@dataclass
-class PacedResult:
-    """What `paced_hotset_updates` did: statements committed, wall time (s), worst lag (s)."""
-
-    statements: int = 0
-    seconds: float = 0.0
-    max_lag_s: float = 0.0
-
-
-def paced_hotset_updates(
-    connect: Callable[[], Any],
-    *,
-    rate: float,
-    threads: int,
-    seconds: float,
-    rows: int,
-    hot_rows: int,
-    seed: int,
-    stop: threading.Event,
-    result: PacedResult,
-) -> None:
-    """Issue `rate` autocommit single-row hot-set UPDATEs per second over `threads` connections.
-
-    The hot set and each thread's row choice are those of `run_workload("update-hotset")`
-    with the same seed; thread i runs at rate / threads, its statements scheduled at fixed
-    times (offset by i / rate), and catches up by at most CATCH_UP_S when it falls behind.
-    """
-    hot = random.Random(seed).sample(range(1, rows + 1), min(hot_rows, rows))
-    period = threads / rate
-    start = time.monotonic()
-    end = start + seconds
-    counts = [0] * threads
-    lags = [0.0] * threads
-    errors: list[BaseException] = []
-    sql = f"UPDATE `{DATABASE}`.t SET k = k + 1 WHERE id = %s"
-
-    def worker(i: int) -> None:
-        rng = random.Random(seed + 1 + i)
-        due = start + i / rate
-        try:
-            conn = connect()
-        except BaseException as exc:
-            errors.append(exc)
-            return
-        try:
-            with conn.cursor() as cur:
-                while not stop.is_set():
-                    now = time.monotonic()
-                    if now >= end:
-                        break
-                    if due > now:
-                        stop.wait(due - now)
-                        continue
-                    lags[i] = max(lags[i], now - due)
-                    cur.execute(sql, (rng.choice(hot),))
-                    counts[i] += 1
-                    due = max(due + period, now - CATCH_UP_S)
-        except BaseException as exc:
-            errors.append(exc)
-        finally:
-            conn.close()
-
-    pool = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(threads)]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    result.statements = sum(counts)
-    result.seconds = time.monotonic() - start
-    result.max_lag_s = max(lags)
-    if errors:
-        raise errors[0]
-
-
 # ---------------------------------------------------------------- one recording
 
 
@@ -360,7 +289,7 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
             }
             workload: dict[str, Any]
             stop = threading.Event()
-            paced = PacedResult()
+            paced: list[WorkloadResult] = []
             load_errors: list[BaseException] = []
             loader = None
             if spec.kind == "idle":
@@ -400,17 +329,21 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
 
                 def load() -> None:
                     try:
-                        paced_hotset_updates(
+                        # the hot set and each thread's rows are run_workload's for this seed
+                        done = run_workload(
                             db.connect_root,
-                            rate=HOT_RATE,
-                            threads=HOT_THREADS,
-                            seconds=spec.seconds + 2,
+                            spec.seconds + 2,
+                            HOT_THREADS,
+                            "update-hotset",
                             rows=TABLE_ROWS,
                             hot_rows=HOT_ROWS,
+                            database=DATABASE,
                             seed=HOT_SEED,
                             stop=stop,
-                            result=paced,
+                            rate=HOT_RATE,
+                            catch_up_s=CATCH_UP_S,
                         )
+                        paced.append(done)
                     except BaseException as exc:  # re-raised in the main thread below
                         load_errors.append(exc)
 
@@ -440,10 +373,10 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
                 )
             if loader is not None:
                 workload["achieved"] = {
-                    "statements": paced.statements,
-                    "seconds": round(paced.seconds, 1),
-                    "rate_per_s": round(paced.statements / paced.seconds, 1),
-                    "max_lag_s": round(paced.max_lag_s, 3),
+                    "statements": paced[0].statements,
+                    "seconds": round(paced[0].seconds, 1),
+                    "rate_per_s": round(paced[0].statements / paced[0].seconds, 1),
+                    "max_lag_s": round(paced[0].max_lag_s, 3),
                 }
         finally:
             conn.close()

@@ -697,6 +697,19 @@ def test_records_a_private_mariadb_end_to_end(mariadb, tmp_path, monkeypatch, ca
 
 
 @pytest.mark.mariadb
+def test_a_paced_workload_keeps_its_rate(mariadb):
+    from flushsim.live.server import prepare_table, run_workload
+
+    prepare_table(mariadb.connect_root, rows=20_000)
+    done = run_workload(mariadb.connect_root, 3, threads=3, rows=20_000, rate=300.0)
+    # 900 statements on a fixed schedule; a statement due at the deadline may be cut off
+    assert 890 <= done.statements <= 900, done
+    assert done.max_lag_s < 1.0
+    with pytest.raises(ValueError, match="rate=0"):
+        run_workload(mariadb.connect_root, 1, rate=0)
+
+
+@pytest.mark.mariadb
 def test_a_killed_python_leaves_no_private_server_behind(tmp_path):
     server = pytest.importorskip("flushsim.live.server")
     pytest.importorskip("pymysql")

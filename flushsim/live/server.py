@@ -327,10 +327,11 @@ class PrivateMariaDB:
 
 @dataclass(frozen=True)
 class WorkloadResult:
-    """What `run_workload` did: statements committed and wall time (s)."""
+    """What `run_workload` did: statements, wall time (s), worst lag behind a pace (s)."""
 
     statements: int
     seconds: float
+    max_lag_s: float = 0.0
 
 
 def _check_local(conn) -> None:
@@ -382,6 +383,8 @@ def run_workload(
     seed: int = 0,
     max_statements: int = 10_000_000,
     stop: threading.Event | None = None,
+    rate: float | None = None,
+    catch_up_s: float = 1.0,
 ) -> WorkloadResult:
     """Drive the server for `seconds` (s) with `threads` connections; blocks until done.
 
@@ -398,12 +401,18 @@ def run_workload(
         seed: seed of the hot set and of each thread's row choice.
         max_statements: bound on the statements of all threads together.
         stop: set it to end early.
+        rate: statements per second of all threads together (open loop: thread i runs at
+            rate / threads, its statements at fixed times offset by i / rate); None: each
+            thread runs back to back (closed loop).
+        catch_up_s: a paced thread that falls behind makes up at most this much (s).
 
     Returns:
         Statements committed and wall time.
     """
     if kind not in ("update-hotset", "idle"):
         raise ValueError(f"unknown workload kind {kind!r}: update-hotset or idle")
+    if rate is not None and not rate > 0:
+        raise ValueError(f"rate={rate!r} must be a positive number of statements per second")
     stop = stop or threading.Event()
     start = time.monotonic()
     deadline = start + seconds
@@ -414,18 +423,31 @@ def run_workload(
     hot = random.Random(seed).sample(range(1, rows + 1), min(hot_rows, rows))
     per_thread = max(1, max_statements // threads)
     counts = [0] * threads
+    lags = [0.0] * threads
     errors: list[BaseException] = []
 
     def worker(i: int) -> None:
         rng = random.Random(seed + 1 + i)
-        conn = connect()
+        due = start + i / rate if rate else 0.0
+        try:
+            conn = connect()
+        except BaseException as exc:  # reported by the caller's thread
+            errors.append(exc)
+            return
         try:
             _check_local(conn)
             with conn.cursor() as cur:
                 sql = f"UPDATE `{database}`.t SET k = k + 1 WHERE id = %s"
                 while counts[i] < per_thread and not stop.is_set():
-                    if time.monotonic() >= deadline:
+                    now = time.monotonic()
+                    if now >= deadline:
                         break
+                    if rate:
+                        if due > now:
+                            stop.wait(due - now)
+                            continue
+                        lags[i] = max(lags[i], now - due)
+                        due = max(due + threads / rate, now - catch_up_s)
                     cur.execute(sql, (rng.choice(hot),))
                     counts[i] += 1
         except BaseException as exc:  # reported by the caller's thread
@@ -440,4 +462,4 @@ def run_workload(
         t.join()
     if errors:
         raise errors[0]
-    return WorkloadResult(sum(counts), time.monotonic() - start)
+    return WorkloadResult(sum(counts), time.monotonic() - start, max(lags))
