@@ -43,6 +43,8 @@ def scenarios(draw):
         "linux_kernel": draw(st.sampled_from(["4.4", "5.3"])),
         "neighbour_write_mb_s": draw(st.sampled_from([0.0, 30.0])),
         "innodb_flush_log_at_trx_commit": draw(st.sampled_from([1, 2])),
+        # an open-loop schedule (sysbench --rate) or the closed loop
+        "trx_rate": draw(st.sampled_from([0.0, 0.0, 300.0, 2000.0])),
     }
     engine = draw(st.sampled_from(["mysql-8.0", "mariadb-10.6", "mariadb-10.11"]))
     if engine != "mysql-8.0":
@@ -53,7 +55,8 @@ def scenarios(draw):
     events = draw(
         st.lists(
             st.tuples(
-                st.floats(0.1, 1.9), st.sampled_from(["stop", "start", "disable", "enable", "ioc"])
+                st.floats(0.1, 1.9),
+                st.sampled_from(["stop", "start", "disable", "enable", "ioc", "rate"]),
             ),
             max_size=3,
         )
@@ -70,6 +73,8 @@ def scenarios(draw):
             sc = sc.at(at, innodb_page_cleaner_disabled_debug=False)
         elif what in ("disable", "enable"):
             sc = sc.at(at, innodb_lru_scan_depth=draw(st.sampled_from([100, 1000])))
+        elif what == "rate":
+            sc = sc.at(at, trx_rate=draw(st.sampled_from([0.0, 50.0, 1500.0])))
         else:
             sc = sc.at(at, innodb_io_capacity=draw(st.sampled_from([100, 500])))
     return sc
