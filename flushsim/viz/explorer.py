@@ -390,6 +390,9 @@ class Explorer:
         figures.set_time_axis(self.figs, seconds)
         # The browser's player takes it from here: from second 0 when autoplaying.
         self.frame(0 if self.autoplay else seconds)
+        # The browser pauses the player as soon as a knob is touched (figures._PLAY_JS), and
+        # this side may not have heard of it yet: a change to False first makes True arrive.
+        self.figs.play.active = False
         self.figs.play.active = self.autoplay
 
     def frame(self, t: int) -> None:

@@ -536,6 +536,20 @@ if (regimes !== null) {
 """
 
 _PLAY_JS = r"""
+// Touching a knob pauses the animation at once, in the browser: the run it shows is about to
+// be replaced, and its frames would hold up the new run's data on its way in.
+if (!window.__flushsim_knob_pause) {
+    window.__flushsim_knob_pause = [];
+    const pause = (ev) => {
+        const t = ev.target;
+        if (t && t.closest && t.closest('[class*="fs-knob-"]')) {
+            for (const p of window.__flushsim_knob_pause) { if (p.active) { p.active = false; } }
+        }
+    };
+    window.addEventListener('keydown', pause, true);
+    window.addEventListener('pointerdown', pause, true);
+}
+if (!window.__flushsim_knob_pause.includes(play)) { window.__flushsim_knob_pause.push(play); }
 const key = "__flushsim_play_" + clock.id;
 if (play.active) {
     if (clock.value >= clock.end) { clock.value = clock.start; }

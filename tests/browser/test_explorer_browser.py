@@ -38,6 +38,18 @@ def _knob_changes_the_figure(page, name: str) -> None:
     after = helpers.read_source_column(page, SOURCE, DIRTY)
     helpers.screenshot(page, f"{name}-after")
     assert after != before, "moving the knob did not change the dirty-pages column"
+    # The key press paused the animation in the browser; the re-run must have restarted it
+    # from second 0, so the clock runs to the end of the new run.
+    page.wait_for_function(_CLOCK_AT_END_JS, timeout=30_000)
+
+
+_CLOCK_AT_END_JS = """() => {
+    for (const doc of (window.Bokeh && window.Bokeh.documents) || []) {
+        const clock = doc.get_model_by_name('clock');
+        if (clock) return clock.value >= clock.end && clock.end > 0;
+    }
+    return false;
+}"""
 
 
 def _open_and_run_in_lab(page, lab, notebook: str) -> None:
