@@ -26,11 +26,13 @@ import polars as pl
 from .kernels.layout import LOG_START_LSN
 from .run import Run
 
-PAGES_FLUSHED = (
-    pl.col("buffer_LRU_batch_flush_total_pages")
-    + pl.col("buffer_flush_batch_total_pages")
-    + pl.col("sim_single_page_flushes")
+# Pages written: LRU batches, flush-list batches and user threads' single-page flushes.
+PAGES_FLUSHED_COLUMNS = (
+    "buffer_LRU_batch_flush_total_pages",
+    "buffer_flush_batch_total_pages",
+    "sim_single_page_flushes",
 )
+PAGES_FLUSHED = pl.sum_horizontal(*PAGES_FLUSHED_COLUMNS)
 
 STAGES = (
     ("row_bytes", "rows changed"),

@@ -30,13 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     for cmd in (run, report):
         cmd.add_argument("preset", help="preset name (see `presets`)")
-        cmd.add_argument(
-            "--set",
-            action="append",
-            default=[],
-            metavar="KNOB=VALUE",
-            help="override a knob, e.g. --set innodb_io_capacity=300 (repeatable)",
-        )
+        _add_set(cmd, "override a knob, e.g. --set innodb_io_capacity=300 (repeatable)")
         cmd.add_argument("--seconds", type=int, help="simulated seconds")
         cmd.add_argument("--seed", type=int, help="random seed")
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
@@ -63,9 +57,7 @@ def _parser() -> argparse.ArgumentParser:
         help="values of one knob, e.g. --grid innodb_io_capacity=100,200,400 (repeatable: the "
         "runs are the cross product)",
     )
-    sw.add_argument(
-        "--set", action="append", default=[], metavar="KNOB=VALUE", help="fixed override"
-    )
+    _add_set(sw, "fixed override")
     sw.add_argument("--seconds", type=int, help="simulated seconds of every run")
     sw.add_argument("--seed", type=int, help="first seed (the preset's by default)")
     sw.add_argument("--seeds", type=int, default=1, help="seeds per configuration: seed, +1, ...")
@@ -81,12 +73,9 @@ def _parser() -> argparse.ArgumentParser:
         "replay", help="run the model under a recording's own load and compare the two"
     )
     rp.add_argument("recording", help="a recording made by `record` (FILE.parquet)")
-    rp.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KNOB=VALUE",
-        help="the workload a recording cannot know (e.g. --set workload=hotset --set "
+    _add_set(
+        rp,
+        "the workload a recording cannot know (e.g. --set workload=hotset --set "
         "table_rows=300000), or a server knob to change (repeatable)",
     )
     rp.add_argument("--engine", choices=params.ENGINES, help="default: the recording's")
@@ -95,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     kn.add_argument("--engine", default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
     return p
+
+
+def _add_set(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The repeatable `--set KNOB=VALUE` option (parsed by `_overrides`)."""
+    parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help=help_text)
 
 
 def _overrides(items: Sequence[str]) -> dict[str, object]:

@@ -44,6 +44,7 @@ from pathlib import Path
 import polars as pl
 
 from . import params
+from .amplification import PAGES_FLUSHED_COLUMNS
 from .run import Run, simulate
 from .scenario import Event, Scenario
 
@@ -64,12 +65,6 @@ FLUSHING_COLUMNS = (
 # End-of-second values rather than per-second counts.
 GAUGES = frozenset({"buffer_pool_pages_dirty", "buffer_pool_pages_free", "log_lsn_checkpoint_age"})
 LOAD_COLUMNS = ("dml_reads", "dml_updates")
-# Pages written, as amplification.PAGES_FLUSHED counts them (a recording has no single-page column).
-PAGES_FLUSHED = (
-    "buffer_LRU_batch_flush_total_pages",
-    "buffer_flush_batch_total_pages",
-    "sim_single_page_flushes",
-)
 DIRTY_WARMUP_S = 1.0  # the warm-up's update is spread over this long
 QUIET_S = 0.5  # at least this long without load before the recording's first second
 MAX_WARMUP_S = 3600
@@ -159,7 +154,7 @@ class Replay:
         out = []
         for df in (self.real, self.model):
             part = df.filter(pl.col("time_s") >= first_s)
-            flushed = sum(float(part[c].sum()) for c in PAGES_FLUSHED if c in part.columns)
+            flushed = sum(float(part[c].sum()) for c in PAGES_FLUSHED_COLUMNS if c in part.columns)
             out.append(float(part["dml_updates"].sum()) / flushed if flushed else math.inf)
         return out[0], out[1]
 
@@ -235,7 +230,8 @@ def replay(
     if start_dirty_pages is None:
         start_dirty_pages = 0
         if first_changes == 0:
-            flushed = sum(int(first.get(c) or 0) for c in PAGES_FLUSHED)
+            # a recording has no single-page column: get() gives None for it
+            flushed = sum(int(first.get(c) or 0) for c in PAGES_FLUSHED_COLUMNS)
             start_dirty_pages = int(first.get("buffer_pool_pages_dirty") or 0) + flushed
     if start_data_pages > table_pages or start_dirty_pages > table_pages:
         notes.append(
