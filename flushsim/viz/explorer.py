@@ -19,6 +19,7 @@ import html
 import os
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import ipywidgets as w
@@ -78,7 +79,10 @@ def _tooltip(p: params.Param) -> str:
     return f"{p.name}: {p.doc} Unit: {p.unit}. Server default {default}; valid {p.range_text()}."
 
 
-PREVIEW_S = 8  # simulated seconds sent ahead of the rest of a run while the animation starts
+PREVIEW_S = 3  # simulated seconds sent ahead of the rest of a run while the animation starts
+
+# The whole run is simulated on this thread while the preview is drawn (one at a time).
+_RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
 
 
 def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
@@ -134,26 +138,58 @@ class Explorer:
 
         self.sources = figures.make_sources(figures.empty_data())
         self.base_sources = figures.make_sources(figures.empty_data(), "_base")
-        self.figs = figures.build(self.sources, self.base_sources)
+        # Figures and their widget are built at first use (`figs`, `widget`): an explorer driven
+        # only from code never pays for them, and a displayed one serialises its document once.
+        self._figs: figures.Figures | None = None
+        self._bokeh: BokehModel | None = None
+        self._widget: w.Widget | None = None
+        # What the figures show: the time axis' length, the player's second and whether it plays.
+        self._view_s, self._view_t, self._playing = 60, 60, False
 
         self.controls: dict[str, w.Widget] = {}
         self._build_controls()
         self._build_buttons()
         # jupyter_bokeh sends data changes only to views that exist: a change made before the
         # figure is on the page is lost. So the first run fills the sources before the
-        # BokehModel serialises the document (PITFALLS.md, jupyter_bokeh).
+        # BokehModel serialises the document (PITFALLS.md, jupyter_bokeh), at first display.
         # The first run is shown whole: a Play widget that is already playing when its view is
         # created does not start (seen in Voila); later re-runs animate from second 0.
         self.autoplay = False
         self.rerun()
         self.autoplay = autoplay
-        self.bokeh = BokehModel(self.figs.layout)
-        self.widget = self._layout()
+
+    @property
+    def figs(self) -> figures.Figures:
+        """The Bokeh figures over `sources`, built at first use and showing the current run."""
+        if self._figs is None:
+            self._figs = figures.build(self.sources, self.base_sources)
+            figures.set_time_axis(self._figs, self._view_s)
+            self.frame(self._view_t)
+            self._figs.play.active = self._playing
+        return self._figs
+
+    @property
+    def bokeh(self) -> BokehModel:
+        """The figures as one ipywidget (jupyter_bokeh), serialised with the current data."""
+        if self._bokeh is None:
+            self._bokeh = BokehModel(self.figs.layout)
+        return self._bokeh
+
+    @property
+    def widget(self) -> w.Widget:
+        """The whole explorer: controls on the left, figures and player on the right."""
+        if self._widget is None:
+            self._widget = self._layout()
+        return self._widget
 
     def _repr_mimebundle_(self, **kwargs):
         """Display the explorer (`ex` as a cell's last line), with the figures' current data."""
-        self.refresh_view()
-        return self.widget._repr_mimebundle_(**kwargs)
+        if self._bokeh is None:
+            widget = self.widget  # serialised just now: nothing to refresh
+        else:
+            self.refresh_view()
+            widget = self.widget
+        return widget._repr_mimebundle_(**kwargs)
 
     def refresh_view(self) -> None:
         """Re-serialise the figures into the widget state.
@@ -343,21 +379,27 @@ class Explorer:
 
         When animating, the first PREVIEW_S seconds are simulated and sent first (a run's first
         seconds do not depend on its length: same config and seed, same numbers), so the
-        figures start moving while the rest is computed; the animation needs 60 ms per
-        simulated second to reach the preview's end, the whole run takes a few ms per second.
+        figures start moving within tens of milliseconds of a knob change. The whole run is
+        simulated meanwhile on another thread (the kernel releases the GIL), and the browser's
+        player waits at the preview's last second until it arrives.
         """
         self._status("running…", "#b36b00")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", params.FlushsimWarning)
                 sc = self.scenario_now()
-                t0 = time.perf_counter()
-                previewed = self.autoplay and sc.seconds > 2 * PREVIEW_S
-                if previewed:
+            t0 = time.perf_counter()
+            if self.autoplay and sc.seconds > 2 * PREVIEW_S:
+                whole = _RUNNER.submit(simulate, sc)
+                try:
                     self.run = simulate(sc.replace(seconds=PREVIEW_S))
-                    self._draw(seconds=sc.seconds)
-                run = simulate(sc)
-                self.last_run_s = time.perf_counter() - t0
+                    self._draw(seconds=sc.seconds, preview=True)
+                finally:
+                    run = whole.result()  # an error in the preview waits for it too
+                previewed = True
+            else:
+                run, previewed = simulate(sc), False
+            self.last_run_s = time.perf_counter() - t0
         except ValueError as exc:
             self._status("error", "#c00000")
             self.messages.value = f"<span style='color:#c00000'>{html.escape(str(exc))}</span>"
@@ -371,34 +413,49 @@ class Explorer:
         self._draw(restart=not previewed)
         self._status("ready", "#2a7f2a")
 
-    def _draw(self, seconds: int | None = None, restart: bool = True) -> None:
+    def _draw(
+        self, seconds: int | None = None, restart: bool = True, preview: bool = False
+    ) -> None:
         """Send self.run to the figures; `seconds` sizes the time axis (default: the run's).
 
         With `restart` the animation starts over (or, without autoplay, shows the whole run);
         without it the data is replaced under a running animation (the preview's completion).
+        A `preview` (a run's first seconds) sends only the time figures: the whole-run ones
+        (write amplification, wear, the summary) wait for the whole run, and the browser has
+        less to redraw before the animation starts.
         """
         run = self.run
-        data = figures.run_data(run, self.setting)
+        # The time figures first (the pool's curves are what a knob moves first), then the rest.
+        for key, columns in figures.time_data(run).items():
+            self.sources[key].data = columns
         self._regime_table = regime_changes(run)
-        data["regimes"] = figures.regime_marks(run, self._regime_table)
-        for key, src in self.sources.items():
-            src.data = data[key]
-        self.summary.value = self._summary_html()
+        self.sources["regimes"].data = figures.regime_marks(run, self._regime_table)
+        if not preview:
+            for key, columns in figures.wear_data(run, self.setting).items():
+                self.sources[key].data = columns
+        if not preview:
+            self.summary.value = self._summary_html()
         if not restart:
             return
-        seconds = seconds or run.series.height
-        figures.set_time_axis(self.figs, seconds)
+        self._view_s = seconds or run.series.height
+        self._playing = self.autoplay
+        if self._figs is None:  # drawn when the figures are built
+            self._view_t = 0 if self.autoplay else self._view_s
+            return
+        figures.set_time_axis(self._figs, self._view_s)
         # The browser's player takes it from here: from second 0 when autoplaying.
-        self.frame(0 if self.autoplay else seconds)
+        self.frame(0 if self.autoplay else self._view_s)
         # The browser pauses the player as soon as a knob is touched (figures._PLAY_JS), and
         # this side may not have heard of it yet: a change to False first makes True arrive.
-        self.figs.play.active = False
-        self.figs.play.active = self.autoplay
+        self._figs.play.active = False
+        self._figs.play.active = self.autoplay
 
     def frame(self, t: int) -> None:
         """Reveal the curves up to second `t` and list the regime changes reached so far."""
-        figures.reveal(self.figs, t)
-        self.figs.regimes_text.text = figures.regimes_html(self.sources["regimes"].data, t)
+        self._view_t = t
+        if self._figs is not None:
+            figures.reveal(self._figs, t)
+            self._figs.regimes_text.text = figures.regimes_html(self.sources["regimes"].data, t)
 
     def pin(self) -> None:
         """Keep the current run as the dashed baseline."""

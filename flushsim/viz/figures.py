@@ -89,10 +89,31 @@ def default_ssd() -> SsdSetting:
 # ---------------------------------------------------------------------------------------- data
 def run_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str, np.ndarray]]:
     """Column dicts for every named source of `build`, from one run."""
-    setting = setting or default_ssd()
+    return {**time_data(run), **wear_data(run, setting)}
+
+
+TIME_SOURCES = ("pool", "flush", "redo", "work")  # drawn along the time axis (animated)
+WEAR_SOURCES = ("wa", "ssd", "ssd_now")  # whole-run figures: write amplification and wear
+
+
+def time_data(run: Run) -> dict[str, dict[str, np.ndarray]]:
+    """Column dicts of the time figures (`TIME_SOURCES`), one row per simulated second."""
     s = run.series
     t = s["time_s"].to_numpy().astype(np.float64)
-    col = {name: s[name].to_numpy().astype(np.float64) for name in s.columns}
+    used = {
+        "buffer_pool_pages_free",
+        "buffer_pool_pages_data",
+        "buffer_pool_pages_dirty",
+        "log_lsn_checkpoint_age",
+        "log_max_modified_age_async",
+        "log_max_modified_age_sync",
+        "sim_tps",
+        "sim_free_wait_ms",
+        "sim_redo_wait_ms",
+        "sim_trx_latency_p99_ms",
+        *(name for name, _, _ in FLUSH_KINDS),
+    }
+    col = {name: s[name].to_numpy().astype(np.float64) for name in used}
     pool = {
         "time_s": t,
         "buffer_pool_pages_free": col["buffer_pool_pages_free"],
@@ -118,6 +139,12 @@ def run_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str,
         "stall_s": (col["sim_free_wait_ms"] + col["sim_redo_wait_ms"]) / 1000.0,
         "sim_trx_latency_p99_ms": np.nan_to_num(col["sim_trx_latency_p99_ms"]),
     }
+    return {"pool": pool, "flush": flush, "redo": redo, "work": work}
+
+
+def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str, object]]:
+    """Column dicts of the whole-run figures (`WEAR_SOURCES`) for the drive `setting`."""
+    setting = setting or default_ssd()
     wa_factor = float(ssd.write_amplification(setting.fill, model="desnoyers-greedy"))
     tot = amplification.totals(run, wa_factor)
     wa = {
@@ -138,15 +165,7 @@ def run_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str,
         ],
         "model": ["seed 004", "Desnoyers greedy"],
     }
-    return {
-        "pool": pool,
-        "flush": flush,
-        "redo": redo,
-        "work": work,
-        "wa": wa,
-        "ssd": sd,
-        "ssd_now": marker,
-    }
+    return {"wa": wa, "ssd": sd, "ssd_now": marker}
 
 
 def _years(write_bytes_per_s: float, setting: SsdSetting, fills: np.ndarray, model: str):
@@ -266,8 +285,19 @@ def build(
     def curtain(p):
         # Hides what the animation has not reached yet: drawn after the curves, so on top;
         # strips and spans span the whole height without touching the y range's auto-fit.
-        p.vstrip(x0="left", x1="right", source=curtain_src, fill_color="white", line_alpha=0.0)
-        p.vspan(x="left", source=curtain_src, line_color="#555555", line_dash="dotted")
+        # On the overlay layer: an animation frame then repaints only that layer over the
+        # curves' cached canvas, not every glyph of the figure.
+        p.vstrip(
+            x0="left",
+            x1="right",
+            source=curtain_src,
+            fill_color="white",
+            line_alpha=0.0,
+            level="overlay",
+        )
+        p.vspan(
+            x="left", source=curtain_src, line_color="#555555", line_dash="dotted", level="overlay"
+        )
 
     # Pool: free / clean / dirty pages.
     pool = _time_figure("Buffer pool pages", "pages", x)
@@ -508,7 +538,7 @@ def build(
     _finish(sd, "bottom_left")
 
     grid = gridplot([[pool, fl], [rd, wk], [wa, sd]], toolbar_location=None)
-    clock, play, text = _player(curtain_src, cur.get("regimes"))
+    clock, play, text = _player(curtain_src, cur.get("regimes"), cur["pool"])
     return Figures(
         layout=column(grid, row(play, clock), text),
         curtain=curtain_src,
@@ -531,7 +561,8 @@ if (regimes !== null) {
     for (let i = 0; i < at.length; i++) {
         if (at[i] <= t) { items += `<li><b>${i + 1}</b> at ${at[i]} s: ${esc(text[i])}</li>`; }
     }
-    div.text = `<ol style="margin:0;padding-left:0;list-style:none">${items}</ol>`;
+    const list = `<ol style="margin:0;padding-left:0;list-style:none">${items}</ol>`;
+    if (div.text !== list) { div.text = list; }  // a new text re-lays the page out: only if new
 }
 """
 
@@ -556,6 +587,10 @@ if (play.active) {
     if (!window[key]) {
         window[key] = setInterval(() => {
             if (clock.value >= clock.end) { play.active = false; return; }
+            // Reveal only simulated seconds: while a re-run's preview is all there is, wait
+            // for the rest of the run instead of drawing the curtain past the curves' end.
+            const t = series.data.time_s;
+            if (t.length === 0 || clock.value >= t[t.length - 1]) { return; }
             clock.value = Math.min(clock.end, clock.value + 1);
         }, frame_ms);
     }
@@ -566,8 +601,11 @@ if (play.active) {
 """
 
 
-def _player(curtain, regimes):
-    """The browser-side player: a play / pause toggle, a time slider and the regime list."""
+def _player(curtain, regimes, series):
+    """The browser-side player: a play / pause toggle, a time slider and the regime list.
+
+    `series` is a per-second source (its `time_s` column): the player never runs past its end.
+    """
     clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
     play = Toggle(label="play / pause", active=False, width=110, name="play")
     text = Div(text="", width=820, name="regimes_text")
@@ -577,7 +615,10 @@ def _player(curtain, regimes):
     if regimes is not None:
         regimes.js_on_change("data", CustomJS(args=args, code=_REVEAL_JS))
     play.js_on_change(
-        "active", CustomJS(args=dict(play=play, clock=clock, frame_ms=FRAME_MS), code=_PLAY_JS)
+        "active",
+        CustomJS(
+            args=dict(play=play, clock=clock, series=series, frame_ms=FRAME_MS), code=_PLAY_JS
+        ),
     )
     return clock, play, text
 
