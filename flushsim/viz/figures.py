@@ -26,11 +26,13 @@ import numpy as np
 import polars as pl
 from bokeh.layouts import column, gridplot, row
 from bokeh.models import (
+    AllIndices,
     BoxAnnotation,
     ColumnDataSource,
     CustomJS,
     Div,
     FactorRange,
+    GlyphRenderer,
     HoverTool,
     Label,
     LinearAxis,
@@ -538,6 +540,7 @@ def build(
     _finish(sd, "bottom_left")
 
     grid = gridplot([[pool, fl], [rd, wk], [wa, sd]], toolbar_location=None)
+    _slim(grid)
     clock, play, text = _player(curtain_src, cur.get("regimes"), cur["pool"])
     return Figures(
         layout=column(grid, row(play, clock), text),
@@ -599,6 +602,20 @@ if (play.active) {
     window[key] = null;
 }
 """
+
+
+def _slim(layout) -> None:
+    """Drop the models no one sees, so the document is smaller to send and to build in a page.
+
+    The figures have no selection tools and their legends hide rather than mute, so a glyph's
+    non-selection and muted copies are never drawn; every view shows all rows, so one
+    AllIndices filter serves them all. About a sixth of the explorer's Bokeh models.
+    """
+    every_row = AllIndices()
+    for r in layout.select({"type": GlyphRenderer}):
+        r.nonselection_glyph = None
+        r.muted_glyph = None
+        r.view.filter = every_row
 
 
 def _player(curtain, regimes, series):
