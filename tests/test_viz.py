@@ -262,6 +262,35 @@ def test_autoplay_rerun_ends_with_the_whole_run_drawn(monkeypatch):
     assert n == 20  # FLUSHSIM_FAST: longer than two previews, so a preview was sent first
     assert len(ex.sources["pool"].data["time_s"]) == n == ex.figs.clock.end
     assert ex.figs.play.active and ex.figs.clock.value == 0
+    # the whole run came from the explorer's other thread while the preview was drawn: the same
+    # numbers as a run of the same settings in this thread
+    assert ex.run.series.equals(fs.simulate(ex.scenario_now()).series)
+    np.testing.assert_array_equal(
+        ex.sources["pool"].data["dirty"], ex.run.series["buffer_pool_pages_dirty"].to_numpy()
+    )
+    assert ex.sources["wa"].data["mb_s"] is not None and "ready" in ex.status.value
+
+
+def test_an_explorer_driven_from_code_builds_its_figures_only_when_shown(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=True)
+    ex.set(innodb_io_capacity=400)
+    assert ex._figs is None and ex._bokeh is None  # nothing built, nothing serialised
+    # built later, the figures show the current run as a view would have: the replay from 0
+    assert ex.figs.clock.end == ex.run.series.height and ex.figs.clock.value == 0
+    assert ex.figs.play.active
+    bundle = ex._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "buffer_pool_pages_dirty" in str(ex.bokeh.render_bundle["docs_json"])
+
+
+def test_explorer_figures_carry_no_glyph_copies_that_nothing_draws(explorer):
+    from bokeh.models import GlyphRenderer
+
+    renderers = list(explorer.figs.layout.select({"type": GlyphRenderer}))
+    assert len(renderers) > 20
+    assert all(r.nonselection_glyph is None and r.muted_glyph is None for r in renderers)
+    assert len({id(r.view.filter) for r in renderers}) == 1
 
 
 def test_stall_timeline_draws_the_four_parts():
