@@ -5,9 +5,11 @@ the Bokeh figures (one `jupyter_bokeh.BokehModel`) on the right with their playe
 pause, time slider) and the regime changes in plain words under them.
 
 How it stays responsive (PITFALLS.md): sliders use `continuous_update=False`, so a drag runs one
-simulation on release; a run replaces each source's data in one assignment (one PATCH-DOC); the
-animation runs in the browser (figures.py: a CustomJS player moves the curtain), so the kernel
-is free for the next knob change; the fill-factor slider only recomputes the wear figures.
+simulation on release; a run replaces each source's data in one assignment (one PATCH-DOC); a
+re-run sends its first seconds first and computes the rest on another thread; the animation runs
+in the browser (figures.py: a CustomJS player moves the curtain), so the kernel is free for the
+next knob change; the fill-factor slider only recomputes the wear figures. The figures and their
+widget are built when first shown, so an explorer driven only from code costs a simulation.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests.
@@ -80,7 +82,10 @@ def _tooltip(p: params.Param) -> str:
     return f"{p.name}: {p.doc} Unit: {p.unit}. Server default {default}; valid {p.range_text()}."
 
 
-PREVIEW_S = 3  # simulated seconds sent ahead of the rest of a run while the animation starts
+# Simulated seconds sent ahead of the rest of a run, long enough that the figures' y ranges are
+# near the whole run's (8 s covers the default's free list draining): tick labels that change
+# width make BokehJS lay the page out again (slider to redraw, median: 3 s 131-179 ms, 8 s 98-103)
+PREVIEW_S = 8
 
 # The whole run is simulated on this thread while the preview is drawn (one at a time).
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
@@ -446,7 +451,11 @@ class Explorer:
             self._view_t = 0 if self.autoplay else self._view_s
             return
         figures.set_time_axis(self._figs, self._view_s)
-        # The browser's player takes it from here: from second 0 when autoplaying.
+        # The browser's player takes it from here: from second 0 when autoplaying. The browser
+        # may have moved the slider since this side last heard of it: a change to the end
+        # first makes the change to 0 arrive.
+        if self.autoplay:
+            self._figs.clock.value = self._figs.clock.end
         self.frame(0 if self.autoplay else self._view_s)
         # The browser pauses the player as soon as a knob is touched (figures._PLAY_JS), and
         # this side may not have heard of it yet: a change to False first makes True arrive.

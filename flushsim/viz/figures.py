@@ -554,10 +554,13 @@ def build(
 
 FRAME_MS = 60  # one simulated second per 60 ms of animation
 
-_REVEAL_JS = r"""
-const t = clock.value;
-curtain.data = {left: [t], right: [curtain_end]};
-if (regimes !== null) {
+SLIDER_EVERY = 4  # animation frames per move of the time slider (each move rebuilds its DOM)
+
+# Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
+_REVEAL_FN = r"""
+function reveal(t) {
+    if (curtain.data.left[0] !== t) { curtain.data = {left: [t], right: [curtain_end]}; }
+    if (regimes === null) { return; }
     const at = regimes.data.at, text = regimes.data.text;
     const esc = s => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
     let items = "";
@@ -569,7 +572,19 @@ if (regimes !== null) {
 }
 """
 
-_PLAY_JS = r"""
+# The time slider moved (a drag, Python's `reveal`, the player) or new regimes arrived: while
+# the player runs, the slider lags its frame by a few seconds, and the frame is what is shown.
+_REVEAL_JS = (
+    _REVEAL_FN
+    + r"""
+const player = window["__flushsim_play_" + clock.id];
+reveal(player && player.timer !== null && clock.value === player.set ? player.t : clock.value);
+"""
+)
+
+_PLAY_JS = (
+    _REVEAL_FN
+    + r"""
 // Touching a knob pauses the animation at once, in the browser: the run it shows is about to
 // be replaced, and its frames would hold up the new run's data on its way in.
 if (!window.__flushsim_knob_pause) {
@@ -585,23 +600,35 @@ if (!window.__flushsim_knob_pause) {
 }
 if (!window.__flushsim_knob_pause.includes(play)) { window.__flushsim_knob_pause.push(play); }
 const key = "__flushsim_play_" + clock.id;
+const player = window[key] || (window[key] = {timer: null, t: 0, set: null});
 if (play.active) {
     if (clock.value >= clock.end) { clock.value = clock.start; }
-    if (!window[key]) {
-        window[key] = setInterval(() => {
-            if (clock.value >= clock.end) { play.active = false; return; }
+    if (player.timer === null) {
+        player.t = player.set = clock.value;
+        let frames = 0;
+        player.timer = setInterval(() => {
+            if (clock.value !== player.set) { player.t = clock.value; }  // dragged meanwhile
+            if (player.t >= clock.end) { play.active = false; return; }
             // Reveal only simulated seconds: while a re-run's preview is all there is, wait
             // for the rest of the run instead of drawing the curtain past the curves' end.
-            const t = series.data.time_s;
-            if (t.length === 0 || clock.value >= t[t.length - 1]) { return; }
-            clock.value = Math.min(clock.end, clock.value + 1);
+            const ts = series.data.time_s;
+            if (ts.length === 0 || player.t >= ts[ts.length - 1]) { return; }
+            player.t = Math.min(clock.end, player.t + 1);
+            reveal(player.t);
+            // The slider follows every few frames only: each move rebuilds its DOM, which
+            // then makes the figures' next layout measure a restyled page.
+            if (++frames % slider_every === 0 || player.t >= clock.end) {
+                player.set = clock.value = player.t;
+            }
         }, frame_ms);
     }
-} else if (window[key]) {
-    clearInterval(window[key]);
-    window[key] = null;
+} else if (player.timer !== null) {
+    clearInterval(player.timer);
+    player.timer = null;
+    if (clock.value !== player.t) { player.set = clock.value = player.t; }  // where it stopped
 }
 """
+)
 
 
 def _slim(layout) -> None:
@@ -631,12 +658,8 @@ def _player(curtain, regimes, series):
     # A re-run sends new regimes while the clock may not move: list them again.
     if regimes is not None:
         regimes.js_on_change("data", CustomJS(args=args, code=_REVEAL_JS))
-    play.js_on_change(
-        "active",
-        CustomJS(
-            args=dict(play=play, clock=clock, series=series, frame_ms=FRAME_MS), code=_PLAY_JS
-        ),
-    )
+    play_args = dict(args, play=play, series=series, frame_ms=FRAME_MS, slider_every=SLIDER_EVERY)
+    play.js_on_change("active", CustomJS(args=play_args, code=_PLAY_JS))
     return clock, play, text
 
 
