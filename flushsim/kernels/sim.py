@@ -766,7 +766,7 @@ def access_page(
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def run_step(
     g,
     fr,
