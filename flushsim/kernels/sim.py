@@ -456,7 +456,7 @@ def signal_cleaner(g, times, heap, pos, t, force):
         heap_fix(heap, pos, times, cleaner)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def get_free_block(
     g,
     fr,
