@@ -212,21 +212,24 @@ def rng_peek_unit(rng, k):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def prefetch_uniform(fr, frl, page_frame, rng, rows, rpp, per_row):
+def prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, per_row):
     """Uniform workload: prefetch what the next two row accesses will read.
 
     Every draw is a row or an update flag, so the next two rows are the next draw and the one
     `per_row` after it, whichever thread takes them. The row after next gets its page_frame
     entry prefetched; the next row (whose entry the previous call prefetched) its frame's lines.
-    Hints only: nothing is drawn and nothing written.
+    Hints only: nothing is drawn and nothing written. The page is computed without divisions,
+    as unit * (rows / rows_per_page), which rounding may rarely put one page off (a wasted
+    hint, never a wrong number); it is clamped to the table.
     """
-    p1 = int(rng_peek_unit(rng, 1) * rows) // rpp
+    last = page_frame.shape[0] - 1
+    p1 = min(int(rng_peek_unit(rng, 1) * pages_per_unit), last)
     f1 = page_frame[p1]
     if f1 != NO_PAGE:
         prefetch2(fr, f1, F_PAGE)
         prefetch2(fr, f1, F_FCLOCK)
         prefetch2(frl, f1, L_OLDEST)
-    prefetch1(page_frame, int(rng_peek_unit(rng, 1 + per_row) * rows) // rpp)
+    prefetch1(page_frame, int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit))
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -830,6 +833,7 @@ def run_step(
     cpu = knobs[K_CPU_US]
     local = t
     uniform = int(knobs[K_WORKLOAD]) == WL_UNIFORM
+    pages_per_unit = int(knobs[K_TABLE_ROWS]) / rpp  # prefetch hints only
     while th[e, TH_ROWS_LEFT] > 0:
         if th[e, TH_PENDING] > 0:
             page = th[e, TH_PENDING] - 1
@@ -845,7 +849,7 @@ def run_step(
             if uniform:
                 wp = knobs[K_WRITE_PCT]
                 prefetch_uniform(
-                    fr, frl, page_frame, rng, int(knobs[K_TABLE_ROWS]), rpp, 2 if 0.0 < wp < 100.0 else 1
+                    fr, frl, page_frame, rng, pages_per_unit, 2 if 0.0 < wp < 100.0 else 1
                 )
         if local > t:
             f = page_frame[page]
