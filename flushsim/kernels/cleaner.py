@@ -24,6 +24,8 @@ import math
 
 from numba import njit
 
+from .hints import prefetch2
+
 from .io import fsync, ring_peek_done, ring_pop, ring_push, ring_stage, ring_staged, submit
 from .layout import (
     C_ADAPTIVE,
@@ -238,6 +240,10 @@ def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i
         and inst[i, I_LRU_LEN] > 256
     ):
         prev = fr[f, F_PREV]
+        # the next step reads prev's frame: start fetching it while this one is handled
+        prefetch2(fr, prev, F_PREV)
+        prefetch2(fr, prev, F_IO)
+        prefetch2(frl, prev, L_OLDEST)
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
             evicted += 1

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .hints import prefetch2
 from .layout import (
     BUF_LRU_NON_OLD_MIN_LEN,
     BUF_LRU_OLD_MIN_LEN,
@@ -65,12 +66,17 @@ def free_push(fr, inst, i, f):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def free_pop(fr, inst, i):
+def free_pop(fr, frl, inst, i):
     """Take a frame from instance i's free list, or NIL if it is empty."""
     f = inst[i, I_FREE_HEAD]
     if f == NIL:
         return NIL
-    inst[i, I_FREE_HEAD] = fr[f, F_NEXT]
+    nxt = fr[f, F_NEXT]
+    inst[i, I_FREE_HEAD] = nxt
+    # the next pop reads the new head's F_NEXT, and the page read into it its other fields
+    prefetch2(fr, nxt, F_PAGE)
+    prefetch2(fr, nxt, F_FCLOCK)
+    prefetch2(frl, nxt, L_OLDEST)
     fr[f, F_NEXT] = NIL
     inst[i, I_FREE_LEN] -= 1
     return f

@@ -19,6 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .hints import prefetch1, prefetch2
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
 from .io import fsync, log_flush, periodic_commit, read_data_page, ring_peek_done, submit
 from .layout import (
@@ -201,6 +202,37 @@ def rng_next(rng):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def rng_peek_unit(rng, k):
+    """rng_unit's value k draws ahead (k >= 1), without drawing: for prefetch hints only."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15) * np.uint64(k)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, per_row):
+    """Uniform workload: prefetch what the next two row accesses will read.
+
+    Every draw is a row or an update flag, so the next two rows are the next draw and the one
+    `per_row` after it, whichever thread takes them. The row after next gets its page_frame
+    entry prefetched; the next row (whose entry the previous call prefetched) its frame's lines.
+    Hints only: nothing is drawn and nothing written. The page is computed without divisions,
+    as unit * (rows / rows_per_page), which rounding may rarely put one page off (a wasted
+    hint, never a wrong number); it is clamped to the table.
+    """
+    last = page_frame.shape[0] - 1
+    p1 = min(int(rng_peek_unit(rng, 1) * pages_per_unit), last)
+    f1 = page_frame[p1]
+    if f1 != NO_PAGE:
+        prefetch2(fr, f1, F_PAGE)
+        prefetch2(fr, f1, F_FCLOCK)
+        prefetch2(frl, f1, L_OLDEST)
+    prefetch1(page_frame, int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit))
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def rng_below(rng, n):
     """A value in [0, n) from 53 random bits (no 64-bit division: it is the hot path)."""
     return int(rng_unit(rng) * n)
@@ -305,10 +337,34 @@ def _less(times, a, b):
     return times[a] < times[b] or (times[a] == times[b] and a < b)
 
 
+# Up to this many entries (threads + the page cleaner) the event loop finds the next entry by
+# a linear scan of `times` (lowest time, then lowest id: the heap's order) and keeps no heap:
+# cheaper than sifting with unpredictable branches.
+SCAN_MAX_ENTRIES = 32
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def next_entry(heap, times):
+    """The entry with the lowest (time, id): the heap's top, or a scan of a small `times`."""
+    n = times.shape[0]
+    if n > SCAN_MAX_ENTRIES:
+        return heap[0]
+    best = 0
+    bt = times[0]
+    for j in range(1, n):
+        tj = times[j]
+        if tj < bt:
+            best = j
+            bt = tj
+    return best
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def heap_fix(heap, pos, times, e):
-    """Restore heap order after times[e] changed."""
+    """Restore heap order after times[e] changed (no heap is kept for a small `times`)."""
     n = heap.shape[0]
+    if n <= SCAN_MAX_ENTRIES:
+        return
     k = pos[e]
     while k > 0:
         parent = (k - 1) // 2
@@ -403,7 +459,7 @@ def signal_cleaner(g, times, heap, pos, t, force):
         heap_fix(heap, pos, times, cleaner)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def get_free_block(
     g,
     fr,
@@ -443,7 +499,7 @@ def get_free_block(
     k = 0
     t0 = t
     while k < FREE_BLOCK_MAX_ITERATIONS:
-        f = free_pop(fr, inst, i)
+        f = free_pop(fr, frl, inst, i)
         if f != NIL:
             s = t // 1_000_000
             if t > t0 and s < out.shape[0]:
@@ -519,7 +575,7 @@ def get_free_block_mariadb(
     NIL; run_step keeps the row pending. Simplification: after a wait a thread scans the last
     100 LRU pages again, not the whole list.
     """
-    f = free_pop(fr, inst, 0)
+    f = free_pop(fr, frl, inst, 0)
     if f != NIL:
         cleaner = times.shape[0] - 1
         if (
@@ -532,7 +588,7 @@ def get_free_block_mariadb(
         return f, t
     if inst[0, I_TRY_LRU_SCAN] == 1:
         if scan_and_free(fr, frl, inst, page_frame, knobs, 0, False):
-            return free_pop(fr, inst, 0), t
+            return free_pop(fr, frl, inst, 0), t
         inst[0, I_TRY_LRU_SCAN] = 0
     s = t // 1_000_000
     cleaner = times.shape[0] - 1
@@ -554,7 +610,7 @@ def get_free_block_mariadb(
         if flushed == 0:
             out[s, C_SINGLE_FAIL] += 1
         out[s, C_WAIT_FREE] += 1
-    f = free_pop(fr, inst, 0)
+    f = free_pop(fr, frl, inst, 0)
     if f != NIL:
         return f, t
     busy = g[G_MA_LRU_BUSY]
@@ -713,7 +769,7 @@ def access_page(
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def run_step(
     g,
     fr,
@@ -776,6 +832,8 @@ def run_step(
     rpp = int(knobs[K_ROWS_PER_PAGE])
     cpu = knobs[K_CPU_US]
     local = t
+    uniform = int(knobs[K_WORKLOAD]) == WL_UNIFORM
+    pages_per_unit = int(knobs[K_TABLE_ROWS]) / rpp  # prefetch hints only
     while th[e, TH_ROWS_LEFT] > 0:
         if th[e, TH_PENDING] > 0:
             page = th[e, TH_PENDING] - 1
@@ -788,6 +846,11 @@ def run_step(
                 break
             is_write = draw_is_write(knobs, rng)
             page = row // rpp
+            if uniform:
+                wp = knobs[K_WRITE_PCT]
+                prefetch_uniform(
+                    fr, frl, page_frame, rng, pages_per_unit, 2 if 0.0 < wp < 100.0 else 1
+                )
         if local > t:
             f = page_frame[page]
             if f == NO_PAGE or (is_write and fr[f, F_IO] != IO_NONE):
@@ -1115,7 +1178,7 @@ def event_loop(
     n_tl = tl_time.shape[0]
     cleaner = times.shape[0] - 1
     while True:
-        e = heap[0]
+        e = next_entry(heap, times)
         t = times[e]
         k = g[G_TL_NEXT]
         if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
