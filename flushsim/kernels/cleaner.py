@@ -25,7 +25,6 @@ import math
 from numba import njit
 
 from .hints import prefetch2
-
 from .io import fsync, ring_peek_done, ring_pop, ring_push, ring_stage, ring_staged, submit
 from .layout import (
     C_ADAPTIVE,

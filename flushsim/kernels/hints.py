@@ -2,14 +2,16 @@
 
 `prefetch1(a, i)` and `prefetch2(a, i, j)` emit LLVM's llvm.prefetch (read, high locality) for
 the address of a[i] / a[i, j]. A prefetch never faults, so an index past the array (NO_PAGE,
-NIL) is harmless. The pure-Python twin has no counterpart: there is nothing to mirror.
+NIL) is harmless. The pure-Python twin has no counterpart: there is nothing to mirror. With
+NUMBA_DISABLE_JIT=1 (the kernel run as Python, as the no-JIT test leg does) they do nothing: an
+intrinsic cannot run outside compiled code.
 """
 
 from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 
@@ -32,8 +34,17 @@ def _emit_prefetch(context, builder, arrty, arr, inds):
     # (address, rw = read, locality = 3 (keep in all levels), cache type = data)
     builder.call(
         fn,
-        [builder.bitcast(ptr, cgutils.voidptr_t), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)],
+        [
+            builder.bitcast(ptr, cgutils.voidptr_t),
+            ir.Constant(i32, 0),
+            ir.Constant(i32, 3),
+            ir.Constant(i32, 1),
+        ],
     )
+
+
+def _no_hint(*_args) -> None:
+    """Compiled code only: as Python, a hint is nothing."""
 
 
 @intrinsic
@@ -61,3 +72,7 @@ def prefetch2(typingctx, arr, i, j):
         return context.get_dummy_value()
 
     return types.void(arr, i, j), codegen
+
+
+if config.DISABLE_JIT:
+    prefetch1 = prefetch2 = _no_hint  # noqa: F811

@@ -19,8 +19,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .hints import prefetch1, prefetch2
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
+from .hints import prefetch1, prefetch2
 from .io import fsync, log_flush, periodic_commit, read_data_page, ring_peek_done, submit
 from .layout import (
     BUF_LRU_SEARCH_SCAN_THRESHOLD,
