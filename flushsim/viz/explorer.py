@@ -84,7 +84,8 @@ def _tooltip(p: params.Param) -> str:
 
 # Simulated seconds sent ahead of the rest of a run, long enough that the figures' y ranges are
 # near the whole run's (8 s covers the default's free list draining): tick labels that change
-# width make BokehJS lay the page out again (slider to redraw, median: 3 s 131-179 ms, 8 s 98-103)
+# width make BokehJS lay the page out again (in one A/B, median slider to redraw: 3 s 131-179 ms,
+# 8 s 98 ms; this VM's run-to-run spread is about +-30 ms)
 PREVIEW_S = 8
 
 # The whole run is simulated on this thread while the preview is drawn (one at a time).
@@ -441,7 +442,6 @@ class Explorer:
         if not preview:
             for key, columns in figures.wear_data(run, self.setting).items():
                 self.sources[key].data = columns
-        if not preview:
             self.summary.value = self._summary_html()
         if not restart:
             return

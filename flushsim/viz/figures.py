@@ -94,12 +94,8 @@ def run_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str,
     return {**time_data(run), **wear_data(run, setting)}
 
 
-TIME_SOURCES = ("pool", "flush", "redo", "work")  # drawn along the time axis (animated)
-WEAR_SOURCES = ("wa", "ssd", "ssd_now")  # whole-run figures: write amplification and wear
-
-
 def time_data(run: Run) -> dict[str, dict[str, np.ndarray]]:
-    """Column dicts of the time figures (`TIME_SOURCES`), one row per simulated second."""
+    """Column dicts of the animated time figures ("pool", "flush", "redo", "work"), per second."""
     s = run.series
     t = s["time_s"].to_numpy().astype(np.float64)
     used = {
@@ -145,7 +141,7 @@ def time_data(run: Run) -> dict[str, dict[str, np.ndarray]]:
 
 
 def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str, object]]:
-    """Column dicts of the whole-run figures (`WEAR_SOURCES`) for the drive `setting`."""
+    """Column dicts of the whole-run figures ("wa", "ssd", "ssd_now") for the drive `setting`."""
     setting = setting or default_ssd()
     wa_factor = float(ssd.write_amplification(setting.fill, model="desnoyers-greedy"))
     tot = amplification.totals(run, wa_factor)
