@@ -191,24 +191,34 @@ N_TH = 9
 # ---------------------------------------------------------------- random numbers
 
 
+SPLITMIX_STEP = np.uint64(0x9E3779B97F4A7C15)  # the stream's state advances by this a draw
+
+
 @njit(cache=True, inline="always", _nrt=False)
-def rng_next(rng):
-    """splitmix64: the next 64-bit value of the stream held in rng[0]."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
+def _splitmix(z):
+    """splitmix64's output for the state z."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _unit(z):
+    """A 64-bit value as a float in [0, 1) with 53 random bits."""
+    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def rng_next(rng):
+    """splitmix64: the next 64-bit value of the stream held in rng[0]."""
+    rng[0] = rng[0] + SPLITMIX_STEP
+    return _splitmix(rng[0])
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def rng_peek_unit(rng, k):
     """rng_unit's value k draws ahead (k >= 1), without drawing: for prefetch hints only."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15) * np.uint64(k)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return _unit(_splitmix(rng[0] + SPLITMIX_STEP * np.uint64(k)))
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -241,7 +251,7 @@ def rng_below(rng, n):
 @njit(cache=True, inline="always", _nrt=False)
 def rng_unit(rng):
     """A float in [0, 1) with 53 random bits."""
-    return float(rng_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return _unit(rng_next(rng))
 
 
 # ---------------------------------------------------------------- workload
@@ -832,8 +842,11 @@ def run_step(
     rpp = int(knobs[K_ROWS_PER_PAGE])
     cpu = knobs[K_CPU_US]
     local = t
+    # prefetch hints only: a uniform row is one draw, and draw_is_write draws one more unless
+    # write_pct is 0 or 100 (knobs change between steps, never within one)
     uniform = int(knobs[K_WORKLOAD]) == WL_UNIFORM
-    pages_per_unit = int(knobs[K_TABLE_ROWS]) / rpp  # prefetch hints only
+    pages_per_unit = int(knobs[K_TABLE_ROWS]) / rpp
+    draws_per_row = 2 if 0.0 < knobs[K_WRITE_PCT] < 100.0 else 1
     while th[e, TH_ROWS_LEFT] > 0:
         if th[e, TH_PENDING] > 0:
             page = th[e, TH_PENDING] - 1
@@ -847,10 +860,7 @@ def run_step(
             is_write = draw_is_write(knobs, rng)
             page = row // rpp
             if uniform:
-                wp = knobs[K_WRITE_PCT]
-                prefetch_uniform(
-                    fr, frl, page_frame, rng, pages_per_unit, 2 if 0.0 < wp < 100.0 else 1
-                )
+                prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, draws_per_row)
         if local > t:
             f = page_frame[page]
             if f == NO_PAGE or (is_write and fr[f, F_IO] != IO_NONE):

@@ -191,12 +191,9 @@ class Explorer:
 
     def _repr_mimebundle_(self, **kwargs):
         """Display the explorer (`ex` as a cell's last line), with the figures' current data."""
-        if self._bokeh is None:
-            widget = self.widget  # serialised just now: nothing to refresh
-        else:
+        if self._bokeh is not None:  # else it is serialised just now, with the current data
             self.refresh_view()
-            widget = self.widget
-        return widget._repr_mimebundle_(**kwargs)
+        return self.widget._repr_mimebundle_(**kwargs)
 
     def refresh_view(self) -> None:
         """Re-serialise the figures into the widget state.
