@@ -178,7 +178,11 @@ def lru_remove(fr, inst, i, f, ratio):
     fr[f, F_LRU] = ON_FREE
     inst[i, I_LRU_LEN] -= 1
     if inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
-        # The list became too short for an old sublist: clear the flags.
+        # The list became too short for an old sublist: clear the flags. Once LRU_old is
+        # gone every page is already young (lru_add adds young then), so the walk, O(LRU
+        # length) per removal in the server, is needed only the first time.
+        if inst[i, I_LRU_OLD] == NIL:
+            return
         g = inst[i, I_LRU_HEAD]
         while g != NIL:
             fr[g, F_LRU] = LRU_YOUNG
