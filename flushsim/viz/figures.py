@@ -552,8 +552,34 @@ FRAME_MS = 60  # one simulated second per 60 ms of animation
 
 SLIDER_EVERY = 4  # animation frames per move of the time slider (each move rebuilds its DOM)
 
+# BokehJS 3.9 reads the page's style (getComputedStyle) every time it paints or checks whether
+# an axis changed size, i.e. after every data change and animation frame: each text, line and
+# fill value is looked up in CSS custom properties (`--bk-*`), and each axis label asks the
+# plot for its font size. flushsim's pages set no such property and never change the plots'
+# font size; but with a DOM dirtied by widget updates each read makes the browser restyle the
+# page. In chromium traces of slider moves these reads took about a quarter of the browser's
+# busy time. Answer "" for the custom properties and keep each plot's font size once read.
+_STYLE_READS_OFF = r"""
+if (!window.__flushsim_style_reads_off && window.Bokeh && window.Bokeh.require) {
+    window.__flushsim_style_reads_off = true;
+    try {
+        const visual = window.Bokeh.require("core/visuals/visual");
+        visual.VisualProperties.prototype._get_css_value = function () { return ""; };
+        const plot = window.Bokeh.require("models/plots/plot_canvas").PlotView.prototype;
+        const read = Object.getOwnPropertyDescriptor(plot, "base_font_size").get;
+        Object.defineProperty(plot, "base_font_size", {
+            configurable: true,
+            get() {
+                if (this.__flushsim_font_px == null) { this.__flushsim_font_px = read.call(this); }
+                return this.__flushsim_font_px;
+            },
+        });
+    } catch (e) { console.debug("flushsim: BokehJS style reads left as they are", e); }
+}
+"""
+
 # Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
-_REVEAL_FN = r"""
+_REVEAL_FN = _STYLE_READS_OFF + r"""
 function reveal(t) {
     if (curtain.data.left[0] !== t) { curtain.data = {left: [t], right: [curtain_end]}; }
     if (regimes === null) { return; }

@@ -41,6 +41,18 @@ def _knob_changes_the_figure(page, name: str) -> None:
     # The key press paused the animation in the browser; the re-run must have restarted it
     # from second 0, so the clock runs to the end of the new run.
     page.wait_for_function(_CLOCK_AT_END_JS, timeout=30_000)
+    # The player switched off BokehJS's per-paint style reads (figures._STYLE_READS_OFF): a
+    # BokehJS that renamed the modules or members it patches would leave them on, silently.
+    assert page.evaluate(_STYLE_READS_OFF_JS) == [True, "", True]
+
+
+_STYLE_READS_OFF_JS = """() => {
+    const plot = Bokeh.require("models/plots/plot_canvas").PlotView.prototype;
+    const visual = Bokeh.require("core/visuals/visual").VisualProperties.prototype;
+    const font = Object.getOwnPropertyDescriptor(plot, "base_font_size").get;
+    return [window.__flushsim_style_reads_off === true, visual._get_css_value.call(null, "x"),
+            String(font).includes("__flushsim_font_px")];
+}"""
 
 
 _CLOCK_AT_END_JS = """() => {
