@@ -579,7 +579,9 @@ if (!window.__flushsim_style_reads_off && window.Bokeh && window.Bokeh.require) 
 """
 
 # Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
-_REVEAL_FN = _STYLE_READS_OFF + r"""
+_REVEAL_FN = (
+    _STYLE_READS_OFF
+    + r"""
 function reveal(t) {
     if (curtain.data.left[0] !== t) { curtain.data = {left: [t], right: [curtain_end]}; }
     if (regimes === null) { return; }
@@ -593,6 +595,7 @@ function reveal(t) {
     if (div.text !== list) { div.text = list; }  // a new text re-lays the page out: only if new
 }
 """
+)
 
 # The time slider moved (a drag, Python's `reveal`, the player) or new regimes arrived: while
 # the player runs, the slider lags its frame by a few seconds, and the frame is what is shown.
