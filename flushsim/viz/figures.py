@@ -550,6 +550,8 @@ def build(
 
 FRAME_MS = 60  # one simulated second per 60 ms of animation
 
+REGIME_LINES = 6  # the regime list's height, in lines
+
 SLIDER_EVERY = 4  # animation frames per move of the time slider (each move rebuilds its DOM)
 
 # BokehJS 3.9 reads the page's style (getComputedStyle) every time it paints or checks whether
@@ -592,7 +594,17 @@ function reveal(t) {
         if (at[i] <= t) { items += `<li><b>${i + 1}</b> at ${at[i]} s: ${esc(text[i])}</li>`; }
     }
     const list = `<ol style="margin:0;padding-left:0;list-style:none">${items}</ol>`;
-    if (div.text !== list) { div.text = list; }  // a new text re-lays the page out: only if new
+    // A new Div text makes BokehJS lay out the whole layout again, every figure included; the
+    // Div has a fixed size, so the list goes into its element directly (a view re-rendered
+    // from its text gets a new element, written again on the next frame).
+    const index = window.Bokeh && window.Bokeh.index;
+    const view = index && index.find_one ? index.find_one(div) : null;
+    const el = view ? view.markup_el : null;
+    if (el) {
+        if (el.__flushsim_list !== list) { el.innerHTML = list; el.__flushsim_list = list; }
+    } else if (div.text !== list) {
+        div.text = list;
+    }
 }
 """
 )
@@ -677,7 +689,14 @@ def _player(curtain, regimes, series):
     """
     clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
     play = Toggle(label="play / pause", active=False, width=110, name="play")
-    text = Div(text="", width=820, name="regimes_text")
+    # Fixed size, scrolling past REGIME_LINES lines: a new list then never moves the layout.
+    text = Div(
+        text="",
+        width=820,
+        height=REGIME_LINES * 18,
+        styles={"overflow-y": "auto"},
+        name="regimes_text",
+    )
     args = dict(curtain=curtain, curtain_end=CURTAIN_END, clock=clock, regimes=regimes, div=text)
     clock.js_on_change("value", CustomJS(args=args, code=_REVEAL_JS))
     # A re-run sends new regimes while the clock may not move: list them again.
