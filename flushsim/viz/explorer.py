@@ -17,6 +17,7 @@ with the text `ready` after a run has been drawn, for the browser tests.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import time
@@ -33,6 +34,7 @@ from ..params import GiB, MiB
 from ..run import Run, simulate
 from ..scenario import Scenario
 from . import figures
+from .bokeh_widget import BatchedBokehModel
 from .regimes import regime_changes
 
 # Explorer values of each knob: the server's range is far wider, a slider needs useful stops.
@@ -88,7 +90,13 @@ def _tooltip(p: params.Param) -> str:
 # 8 s 98 ms; this VM's run-to-run spread is about +-30 ms)
 PREVIEW_S = 8
 
+
 # The whole run is simulated on this thread while the preview is drawn (one at a time).
+def _lists(columns: dict) -> dict:
+    """Columns as plain lists: a numpy column is sent as a binary buffer, 2 comm messages more."""
+    return {k: v.tolist() if hasattr(v, "tolist") else v for k, v in columns.items()}
+
+
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
 
 
@@ -148,7 +156,7 @@ class Explorer:
         # Figures and their widget are built at first use (`figs`, `widget`): an explorer driven
         # only from code never pays for them, and a displayed one serialises its document once.
         self._figs: figures.Figures | None = None
-        self._bokeh: BokehModel | None = None
+        self._bokeh: BatchedBokehModel | None = None
         self._widget: w.Widget | None = None
         # What the figures show: the time axis' length, the player's second and whether it plays.
         self._view_s, self._view_t, self._playing = 60, 60, False
@@ -176,11 +184,15 @@ class Explorer:
         return self._figs
 
     @property
-    def bokeh(self) -> BokehModel:
+    def bokeh(self) -> BatchedBokehModel:
         """The figures as one ipywidget (jupyter_bokeh), serialised with the current data."""
         if self._bokeh is None:
-            self._bokeh = BokehModel(self.figs.layout)
+            self._bokeh = BatchedBokehModel(self.figs.layout)
         return self._bokeh
+
+    def _one_message(self):
+        """The figures' changes made inside reach the page as one message (bokeh_widget)."""
+        return self._bokeh.batch() if self._bokeh is not None else contextlib.nullcontext()
 
     @property
     def widget(self) -> w.Widget:
@@ -430,34 +442,34 @@ class Explorer:
         (write amplification, wear, the summary) wait for the whole run, and the browser has
         less to redraw before the animation starts.
         """
-        run = self.run
-        # The time figures first (the pool's curves are what a knob moves first), then the rest.
-        for key, columns in figures.time_data(run).items():
-            self.sources[key].data = columns
-        self._regime_table = regime_changes(run)
-        self.sources["regimes"].data = figures.regime_marks(run, self._regime_table)
-        if not preview:
-            for key, columns in figures.wear_data(run, self.setting).items():
-                self.sources[key].data = columns
-            self.summary.value = self._summary_html()
-        if not restart:
-            return
-        self._view_s = seconds or run.series.height
-        self._playing = self.autoplay
-        if self._figs is None:  # drawn when the figures are built
-            self._view_t = 0 if self.autoplay else self._view_s
-            return
-        figures.set_time_axis(self._figs, self._view_s)
-        # The browser's player takes it from here: from second 0 when autoplaying. The browser
-        # may have moved the slider since this side last heard of it: a change to the end
-        # first makes the change to 0 arrive.
-        if self.autoplay:
-            self._figs.clock.value = self._figs.clock.end
-        self.frame(0 if self.autoplay else self._view_s)
-        # The browser pauses the player as soon as a knob is touched (figures._PLAY_JS), and
-        # this side may not have heard of it yet: a change to False first makes True arrive.
-        self._figs.play.active = False
-        self._figs.play.active = self.autoplay
+        with self._one_message():
+            run = self.run
+            for key, columns in figures.time_data(run).items():
+                self.sources[key].data = _lists(columns)
+            self._regime_table = regime_changes(run)
+            self.sources["regimes"].data = figures.regime_marks(run, self._regime_table)
+            if not preview:
+                for key, columns in figures.wear_data(run, self.setting).items():
+                    self.sources[key].data = _lists(columns)
+                self.summary.value = self._summary_html()
+            if not restart:
+                return
+            self._view_s = seconds or run.series.height
+            self._playing = self.autoplay
+            if self._figs is None:  # drawn when the figures are built
+                self._view_t = 0 if self.autoplay else self._view_s
+                return
+            figures.set_time_axis(self._figs, self._view_s)
+            # The browser's player takes it from here: from second 0 when autoplaying. The browser
+            # may have moved the slider since this side last heard of it: a change to the end
+            # first makes the change to 0 arrive.
+            if self.autoplay:
+                self._figs.clock.value = self._figs.clock.end
+            self.frame(0 if self.autoplay else self._view_s)
+            # The browser pauses the player as soon as a knob is touched (figures._PLAY_JS), and
+            # this side may not have heard of it yet: a change to False first makes True arrive.
+            self._figs.play.active = False
+            self._figs.play.active = self.autoplay
 
     def frame(self, t: int) -> None:
         """Reveal the curves up to second `t` and list the regime changes reached so far."""
@@ -472,17 +484,19 @@ class Explorer:
             return
         self.baseline = self.run
         data = figures.run_data(self.baseline, self.setting)
-        for key, src in self.base_sources.items():
-            if key in data:
-                src.data = data[key]
+        with self._one_message():
+            for key, src in self.base_sources.items():
+                if key in data:
+                    src.data = _lists(data[key])
         self.summary.value = self._summary_html()
 
     def clear_baseline(self) -> None:
         """Remove the baseline overlay."""
         self.baseline = None
         empty = figures.empty_data()
-        for key, src in self.base_sources.items():
-            src.data = empty[key]
+        with self._one_message():
+            for key, src in self.base_sources.items():
+                src.data = empty[key]
         self.summary.value = self._summary_html()
 
     # ------------------------------------------------------------------ callbacks
