@@ -271,6 +271,31 @@ def test_autoplay_rerun_ends_with_the_whole_run_drawn(monkeypatch):
     assert ex.sources["wa"].data["mb_s"] is not None and "ready" in ex.status.value
 
 
+def test_a_shown_explorer_sends_a_rerun_as_two_messages_preview_and_whole(monkeypatch):
+    import json
+
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=True)
+    assert ex.widget is not None  # shown: the figures and their BokehModel exist
+    sent = []
+    monkeypatch.setattr(
+        ex.bokeh, "send", lambda content, buffers=None: sent.append((content, buffers))
+    )
+    ex.set(innodb_io_capacity=400)
+    # one PATCH-DOC (header, metadata, content) for the preview, one for the whole run; plain
+    # lists, so no binary buffers
+    assert len(sent) == 6 and not any(buffers for _, buffers in sent)
+    contents = [json.loads(c["payload"]) for c, _ in sent[2::3]]
+    pool_id = ex.sources["pool"].id
+    rows = [
+        len(e["data"]["entries"][0][1])
+        for c in contents
+        for e in c["events"]
+        if e["kind"] == "ColumnDataChanged" and e["model"]["id"] == pool_id
+    ]
+    assert rows == [8, 20]  # the preview's seconds, then the whole run's
+
+
 def test_an_explorer_driven_from_code_builds_its_figures_only_when_shown(monkeypatch):
     monkeypatch.setenv("FLUSHSIM_FAST", "1")
     ex = Explorer(autoplay=True)
