@@ -318,6 +318,30 @@ def test_explorer_figures_carry_no_glyph_copies_that_nothing_draws(explorer):
     assert len({id(r.view.filter) for r in renderers}) == 1
 
 
+def test_explorer_legends_reach_no_data_that_changes(explorer):
+    """Legend items draw data-less copies of the renderers, which hide the real ones by id.
+
+    BokehJS rebuilds a legend on any change to a model its items reach (figures._proxy_legend).
+    """
+    from bokeh.models import CustomJS, GlyphRenderer, Legend
+
+    layout = explorer.figs.layout
+    by_id = {r.id: r for r in layout.select({"type": GlyphRenderer})}
+    changing = {id(s) for s in (*explorer.sources.values(), *explorer.base_sources.values())}
+    legends = list(layout.select({"type": Legend}))
+    assert len(legends) == 6
+    for legend in legends:
+        reached = set().union(*(item.references() for item in legend.items))
+        assert not {id(m) for m in reached} & changing
+        for item in legend.items:
+            (proxy,) = item.renderers
+            assert all(np.isnan(v).all() for v in proxy.data_source.data.values())
+            (follow,) = proxy.js_property_callbacks["change:visible"]
+            assert isinstance(follow, CustomJS)
+            real = by_id[follow.args["target"]]
+            assert type(real.glyph) is type(proxy.glyph) and id(real.data_source) in changing
+
+
 def test_stall_timeline_draws_the_four_parts():
     from bokeh.models import BoxAnnotation, ColumnDataSource, GridPlot
 

@@ -81,7 +81,34 @@ def test_voila_knob_redraws(page, voila_server, console_errors, request):
     helpers.open_voila(page, voila_server)
     helpers.wait_status_ready(page, timeout=180)
     _knob_changes_the_figure(page, _slug(request))
+    # The legends draw data-less copies of the curves (figures._proxy_legend): a click on an
+    # entry must still hide the curve itself.
+    assert page.evaluate(_DIRTY_CURVES_VISIBLE_JS) == [True]
+    assert page.evaluate(_CLICK_LEGEND_JS, "dirty")
+    page.wait_for_function(f"() => ({_DIRTY_CURVES_VISIBLE_JS})()[0] === false", timeout=5_000)
     assert console_errors.unexpected == []
+
+
+_DIRTY_CURVES_VISIBLE_JS = """() => {
+    const out = [];
+    for (const m of Bokeh.documents[0].all_models) {
+        if (m.type === 'GlyphRenderer' && m.data_source.name === 'pool'
+                && m.glyph.y && m.glyph.y.field === 'dirty') out.push(m.visible);
+    }
+    return out;
+}"""
+
+_CLICK_LEGEND_JS = """(label) => {
+    for (const view of Bokeh.index.query(v => v.model.type === 'Legend')) {
+        for (const entry of view.entries) {
+            if (entry.label === label) {
+                entry.el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+                return true;
+            }
+        }
+    }
+    return false;
+}"""
 
 
 def _visible_in(page, canvas_handle, scroller_handle) -> bool:
