@@ -168,6 +168,20 @@ def test_explorer_frame_moves_the_player_and_lists_regimes_reached(explorer):
     assert reached == len(explorer.sources["regimes"].data["at"]) >= early
 
 
+def test_frame_sends_the_second_even_when_python_already_had_it(explorer, monkeypatch):
+    # The page's player moves its slider without telling Python (figures._LOCAL_ONLY): the
+    # page may show another second, so frame() must send its second anyway.
+    import json
+
+    explorer.frame(5)
+    sent = []
+    monkeypatch.setattr(explorer.bokeh, "send", lambda c, buffers=None: sent.append(c))
+    explorer.frame(5)
+    events = [e for c in sent for e in json.loads(c.get("payload", "{}")).get("events", [])]
+    clock = explorer.figs.clock.id
+    assert {"kind": "ModelChanged", "model": {"id": clock}, "attr": "value", "new": 5} in events
+
+
 def test_regimes_html_escapes_and_filters_by_time():
     regimes = {"at": [3, 9], "text": ["a < b & c", "later"]}
     html = figures.regimes_html(regimes, 5)

@@ -620,12 +620,35 @@ if (!window.__flushsim_style_reads_off && window.Bokeh && window.Bokeh.require) 
 }
 """
 
+# The player's frames (curtain, time slider, pausing) are the page's own state: the kernel never
+# reads them back, so they are set with sync: false and stay in the page. jupyter_bokeh sends
+# every change of a page's document to the kernel, sync or not, the changes a kernel's patch
+# just made included (Bokeh's own server client drops both: `event.sync` is false for them).
+# During an animation that was 20-30 messages a second for the kernel to decode and ignore,
+# queued ahead of the next knob change, and each re-run's data came back whole. Drop them.
+_LOCAL_ONLY = r"""
+const LOCAL = {sync: false};
+if (!window.__flushsim_local_only && window.Bokeh && window.Bokeh.require) {
+    window.__flushsim_local_only = true;
+    try {
+        const doc = window.Bokeh.require("document/document").Document.prototype;
+        const trigger = doc._trigger_on_change;
+        doc._trigger_on_change = function (event) {
+            if (event.sync !== false) { trigger.call(this, event); }
+        };
+    } catch (e) { console.debug("flushsim: the player's frames are sent to the kernel", e); }
+}
+"""
+
 # Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
 _REVEAL_FN = (
     _STYLE_READS_OFF
+    + _LOCAL_ONLY
     + r"""
 function reveal(t) {
-    if (curtain.data.left[0] !== t) { curtain.data = {left: [t], right: [curtain_end]}; }
+    if (curtain.data.left[0] !== t) {
+        curtain.setv({data: {left: [t], right: [curtain_end]}}, LOCAL);
+    }
     if (regimes === null) { return; }
     const at = regimes.data.at, text = regimes.data.text;
     const esc = s => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -669,7 +692,9 @@ if (!window.__flushsim_knob_pause) {
     const pause = (ev) => {
         const t = ev.target;
         if (t && t.closest && t.closest('[class*="fs-knob-"]')) {
-            for (const p of window.__flushsim_knob_pause) { if (p.active) { p.active = false; } }
+            for (const p of window.__flushsim_knob_pause) {
+                if (p.active) { p.setv({active: false}, LOCAL); }
+            }
         }
     };
     window.addEventListener('keydown', pause, true);
@@ -679,13 +704,13 @@ if (!window.__flushsim_knob_pause.includes(play)) { window.__flushsim_knob_pause
 const key = "__flushsim_play_" + clock.id;
 const player = window[key] || (window[key] = {timer: null, t: 0, set: null});
 if (play.active) {
-    if (clock.value >= clock.end) { clock.value = clock.start; }
+    if (clock.value >= clock.end) { clock.setv({value: clock.start}, LOCAL); }
     if (player.timer === null) {
         player.t = player.set = clock.value;
         let frames = 0;
         player.timer = setInterval(() => {
             if (clock.value !== player.set) { player.t = clock.value; }  // dragged meanwhile
-            if (player.t >= clock.end) { play.active = false; return; }
+            if (player.t >= clock.end) { play.setv({active: false}, LOCAL); return; }
             // Reveal only simulated seconds: while a re-run's preview is all there is, wait
             // for the rest of the run instead of drawing the curtain past the curves' end.
             const ts = series.data.time_s;
@@ -695,14 +720,18 @@ if (play.active) {
             // The slider follows every few frames only: each move rebuilds its DOM, which
             // then makes the figures' next layout measure a restyled page.
             if (++frames % slider_every === 0 || player.t >= clock.end) {
-                player.set = clock.value = player.t;
+                clock.setv({value: player.t}, LOCAL);
+                player.set = player.t;
             }
         }, frame_ms);
     }
 } else if (player.timer !== null) {
     clearInterval(player.timer);
     player.timer = null;
-    if (clock.value !== player.t) { player.set = clock.value = player.t; }  // where it stopped
+    if (clock.value !== player.t) {  // where it stopped
+        clock.setv({value: player.t}, LOCAL);
+        player.set = player.t;
+    }
 }
 """
 )
@@ -760,7 +789,13 @@ def reveal(figs: Figures, t: float) -> None:
     file, a fresh view) starts at `t` before any browser callback has run.
     """
     figs.curtain.data = {"left": [t], "right": [CURTAIN_END]}
-    figs.clock.value = min(max(t, figs.clock.start), figs.clock.end)
+    value = min(max(t, figs.clock.start), figs.clock.end)
+    if figs.clock.value == value:
+        # The page's player moves its slider without telling Python (_LOCAL_ONLY): the page
+        # may show another second, so the value is sent even though it did not change here.
+        figs.clock.trigger("value", value, value)
+    else:
+        figs.clock.value = value
 
 
 def regimes_html(regimes: Mapping[str, list], t: float) -> str:

@@ -44,6 +44,8 @@ def _knob_changes_the_figure(page, name: str) -> None:
     # The player switched off BokehJS's per-paint style reads (figures._STYLE_READS_OFF): a
     # BokehJS that renamed the modules or members it patches would leave them on, silently.
     assert page.evaluate(_STYLE_READS_OFF_JS) == [True, "", True]
+    # ... and the player's frames stay in the page (figures._LOCAL_ONLY)
+    assert page.evaluate(_LOCAL_ONLY_JS) == [True, 0]
 
 
 _STYLE_READS_OFF_JS = """() => {
@@ -54,6 +56,17 @@ _STYLE_READS_OFF_JS = """() => {
             String(font).includes("__flushsim_font_px")];
 }"""
 
+
+_LOCAL_ONLY_JS = """() => {
+    // A change made with sync: false reaches no document listener (jupyter_bokeh's sends it).
+    const doc = Bokeh.documents[0];
+    let heard = 0;
+    const listen = () => { heard += 1; };
+    doc.on_change(listen);
+    doc.get_model_by_name('curtain').setv({data: {left: [1], right: [2]}}, {sync: false});
+    doc.remove_on_change(listen);
+    return [window.__flushsim_local_only === true, heard];
+}"""
 
 _CLOCK_AT_END_JS = """() => {
     for (const doc of (window.Bokeh && window.Bokeh.documents) || []) {
