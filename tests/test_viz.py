@@ -335,7 +335,7 @@ def test_explorer_figures_carry_no_glyph_copies_that_nothing_draws(explorer):
 def test_explorer_legends_reach_no_data_that_changes(explorer):
     """Legend items draw data-less copies of the renderers, which hide the real ones by id.
 
-    BokehJS rebuilds a legend on any change to a model its items reach (figures._proxy_legend).
+    BokehJS rebuilds a legend on any change to a model its items reach (figures._proxy_legends).
     """
     from bokeh.models import CustomJS, GlyphRenderer, Legend
 
@@ -352,7 +352,7 @@ def test_explorer_legends_reach_no_data_that_changes(explorer):
             assert all(np.isnan(v).all() for v in proxy.data_source.data.values())
             (follow,) = proxy.js_property_callbacks["change:visible"]
             assert isinstance(follow, CustomJS)
-            real = by_id[follow.args["target"]]
+            real = by_id[follow.args["targets"][proxy.id]]
             assert type(real.glyph) is type(proxy.glyph) and id(real.data_source) in changing
 
 

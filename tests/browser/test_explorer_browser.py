@@ -94,7 +94,7 @@ def test_voila_knob_redraws(page, voila_server, console_errors, request):
     helpers.open_voila(page, voila_server)
     helpers.wait_status_ready(page, timeout=180)
     _knob_changes_the_figure(page, _slug(request))
-    # The legends draw data-less copies of the curves (figures._proxy_legend): a click on an
+    # The legends draw data-less copies of the curves (figures._proxy_legends): a click on an
     # entry must still hide the curve itself.
     assert page.evaluate(_DIRTY_CURVES_VISIBLE_JS) == [True]
     assert page.evaluate(_CLICK_LEGEND_JS, "dirty")
