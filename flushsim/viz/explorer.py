@@ -5,11 +5,12 @@ the Bokeh figures (one `jupyter_bokeh.BokehModel`) on the right with their playe
 pause, time slider) and the regime changes in plain words under them.
 
 How it stays responsive (PITFALLS.md): sliders use `continuous_update=False`, so a drag runs one
-simulation on release; a run replaces each source's data in one assignment (one PATCH-DOC); a
-re-run sends its first seconds first and computes the rest on another thread; the animation runs
-in the browser (figures.py: a CustomJS player moves the curtain), so the kernel is free for the
-next knob change; the fill-factor slider only recomputes the wear figures. The figures and their
-widget are built when first shown, so an explorer driven only from code costs a simulation.
+simulation on release; a run's changes to the figures reach the page as one message of plain
+lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first and computes the
+rest on another thread; the animation runs in the browser and keeps its frames there (figures.py:
+a CustomJS player moves the curtain), so the kernel is free for the next knob change; the
+fill-factor slider only recomputes the wear figures. The figures and their widget are built when
+first shown, so an explorer driven only from code costs a simulation.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests.
@@ -85,18 +86,18 @@ def _tooltip(p: params.Param) -> str:
 
 
 # Simulated seconds sent ahead of the rest of a run, long enough that the figures' y ranges are
-# near the whole run's (8 s covers the default's free list draining): tick labels that change
-# width make BokehJS lay the page out again (in one A/B, median slider to redraw: 3 s 131-179 ms,
-# 8 s 98 ms; this VM's run-to-run spread is about +-30 ms)
+# near the whole run's (8 s covers the default's free list draining). Median slider to redraw in
+# A/B runs (90 presses each): 4 s 128 ms, 8 s 107 ms; 12 s 104 ms against 8 s 102 ms (this VM's
+# run-to-run spread is about +-15 ms).
 PREVIEW_S = 8
 
 
-# The whole run is simulated on this thread while the preview is drawn (one at a time).
 def _lists(columns: dict) -> dict:
     """Columns as plain lists: a numpy column is sent as a binary buffer, 2 comm messages more."""
     return {k: v.tolist() if hasattr(v, "tolist") else v for k, v in columns.items()}
 
 
+# The whole run is simulated on this thread while the preview is drawn (one at a time).
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
 
 
