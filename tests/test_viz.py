@@ -387,3 +387,61 @@ def test_stall_timeline_draws_the_four_parts():
     assert not [a for c, _, _ in bare.children for a in c.center if isinstance(a, BoxAnnotation)]
     with pytest.raises(ValueError, match="w_await_ms"):
         figures.stall_timeline(run.series.drop("w_await_ms"))
+
+
+def _needs_unloaded_bundle(models) -> list[str]:
+    """What in `models` needs a BokehJS bundle that flushsim's output_notebook leaves out."""
+    from bokeh.models import Plot
+    from bokeh.models.text import MathText
+
+    delimiters = ("$$", "\\[", "\\(")  # BokehJS renders such labels with MathJax
+    found = []
+    for m in models:
+        name = type(m).__name__
+        if type(m).__module__.startswith("bokeh.models.widgets.tables"):
+            found.append(f"{name}: bokeh-tables")
+        if isinstance(m, MathText):
+            found.append(f"{name}: bokeh-mathjax")
+        if isinstance(m, Plot) and m.output_backend == "webgl":
+            found.append(f"{name} with output_backend webgl: bokeh-gl")
+        for prop in ("text", "axis_label", "title", "label"):
+            value = getattr(m, prop, None)
+            if isinstance(value, str) and any(d in value for d in delimiters):
+                found.append(f"{name}.{prop} {value!r}: bokeh-mathjax")
+    return found
+
+
+def test_figures_need_only_the_bundles_output_notebook_loads(explorer, default_run):
+    """flushsim.viz.output_notebook loads the `bokeh` and `bokeh-widgets` bundles only."""
+    from flushsim.viz.notebook import BUNDLES
+
+    assert BUNDLES == ("bokeh", "bokeh-widgets")
+    layouts = [
+        explorer.figs.layout,
+        figures.standalone(default_run).layout,
+        figures.throughput({"a": default_run}),
+        figures.stall_timeline(default_run),
+    ]
+    models = set().union(*(layout.references() for layout in layouts))
+    assert len(models) > 300
+    assert _needs_unloaded_bundle(models) == []
+    # the check itself finds what it looks for
+    from bokeh.models import DataTable, Div, TeX
+
+    assert len(_needs_unloaded_bundle([DataTable(), TeX(text="x"), Div(text="$$x$$")])) == 3
+
+
+def test_output_notebook_publishes_the_two_bundles_then_the_page_patches(monkeypatch):
+    import IPython.display
+
+    from flushsim.viz import notebook
+
+    loaded, shown = [], []
+    monkeypatch.setattr(notebook, "_bokeh_output_notebook", lambda res, **kw: loaded.append(res))
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    notebook.output_notebook()
+    (resources,) = loaded
+    assert resources.components == ["bokeh", "bokeh-widgets"]
+    assert resources.js_files or resources.js_raw  # inline or CDN, BokehJS is there
+    (script,) = shown
+    assert "_get_css_value" in script.data and "_trigger_on_change" in script.data

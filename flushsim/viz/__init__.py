@@ -5,8 +5,9 @@ imports it, so `import flushsim` stays light.
 """
 
 from . import figures, regimes, replay
+from .notebook import output_notebook
 
-__all__ = ["Explorer", "figures", "regimes", "replay"]
+__all__ = ["Explorer", "figures", "output_notebook", "regimes", "replay"]
 
 
 def __getattr__(name: str):

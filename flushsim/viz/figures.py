@@ -638,6 +638,17 @@ if (!window.__flushsim_local_only && window.Bokeh && window.Bokeh.require) {
 }
 """
 
+# Both patches as a page's own script (notebook.output_notebook), in place before the first
+# document paints; the players install them too, for pages that load BokehJS another way. With
+# BOKEH_RESOURCES=cdn BokehJS arrives after this runs: wait for it (for up to 10 s).
+PAGE_PATCHES_JS = (
+    "(function patch(tries) {\n"
+    "if (!(window.Bokeh && window.Bokeh.require)) {\n"
+    "    if (tries > 0) { setTimeout(() => patch(tries - 1), 20); }\n"
+    "    return;\n"
+    "}\n" + _STYLE_READS_OFF + _LOCAL_ONLY + "})(500);\n"
+)
+
 # Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
 _REVEAL_FN = (
     _STYLE_READS_OFF
