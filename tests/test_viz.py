@@ -445,3 +445,26 @@ def test_output_notebook_publishes_the_two_bundles_then_the_page_patches(monkeyp
     assert resources.js_files or resources.js_raw  # inline or CDN, BokehJS is there
     (script,) = shown
     assert "_get_css_value" in script.data and "_trigger_on_change" in script.data
+
+
+def test_the_explorer_notebooks_things_to_try_hold():
+    """The numbers that notebooks/00-explorer.ipynb's "Things to try" 1-3 promise, in 60 s runs."""
+    default = fs.presets.get("default")
+    assert default.seconds == 60 and default["innodb_io_capacity"] == 200
+    series = fs.simulate(default).series
+    free = series["buffer_pool_pages_free"]
+    # 1. the free list drains within six seconds, then ends its seconds at 1,200-2,700 pages
+    assert free[0] > 40_000 and free[5] < 2_700
+    assert 1_100 <= free[6:].min() and free[6:].max() <= 2_800
+    # 2. io_capacity 200 -> 2000 moves the LRU batches' total by under 1 %
+    faster = fs.simulate(default.replace(innodb_io_capacity=2000, innodb_io_capacity_max=4000))
+    lru = "buffer_LRU_batch_flush_total_pages"
+    before, after = series[lru].sum(), faster.series[lru].sum()
+    assert abs(after - before) < 0.01 * before, (before, after)
+    assert faster.series["buffer_flush_adaptive_total_pages"].sum() != (
+        series["buffer_flush_adaptive_total_pages"].sum()
+    )
+    # 3. a 128 MiB pool with 64 threads: user threads wait for free pages and flush single pages
+    small = fs.simulate(default.replace(innodb_buffer_pool_size=128 * 2**20, threads=64)).series
+    assert small["sim_single_page_flushes"].sum() > 0
+    assert small["buffer_pool_wait_free"].sum() > 0
