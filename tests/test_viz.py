@@ -118,12 +118,85 @@ def monkeypatch_module():
         yield mp
 
 
-def test_explorer_first_run_is_in_the_serialised_figures(explorer):
-    # jupyter_bokeh only patches views that exist: the first run must be in the document the
-    # widget serialises, or the page shows empty figures.
-    assert len(explorer.sources["pool"].data["time_s"]) == explorer.run.series.height > 0
-    bundle = str(explorer.bokeh.render_bundle["docs_json"])
-    assert "buffer_pool_pages_dirty" in bundle
+def _serialised_rows(ex, key: str = "pool") -> int:
+    """Rows of source `key` in the document the explorer's widget serialised for pages."""
+
+    def find(node):
+        if isinstance(node, dict):
+            if node.get("id") == ex.sources[key].id and "attributes" in node:
+                return node
+            node = list(node.values())
+        if isinstance(node, list):
+            for child in node:
+                if (hit := find(child)) is not None:
+                    return hit
+        return None
+
+    data = find(ex.bokeh.render_bundle["docs_json"])["attributes"]["data"]
+    entries = dict((k, v) for k, v in data["entries"])
+    time_s = entries["time_s"]
+    return len(time_s) if isinstance(time_s, list) else time_s["shape"][0]
+
+
+def test_a_code_driven_explorers_first_run_is_in_the_figures_it_serialises(explorer):
+    # The first read of `run` simulates the first run; a display after that serialises it.
+    n = explorer.run.series.height
+    assert len(explorer.sources["pool"].data["time_s"]) == n > 0
+    assert _serialised_rows(explorer) == n
+    assert "ready" in explorer.status.value
+
+
+def _page_ready(ex) -> None:
+    """What a page's BokehJS sends once it has drawn the explorer's document."""
+    from bokeh.events import DocumentReady
+
+    ex.figs.layout.document.callbacks.trigger_event(DocumentReady())
+
+
+def test_a_displayed_explorer_simulates_while_the_page_loads_and_draws_when_it_is_drawn(
+    monkeypatch,
+):
+    import json
+
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=True)
+    assert ex._run is None and "running" in ex.status.value  # nothing simulated yet
+    ex._repr_mimebundle_()  # displayed: serialised without data, the run started after that
+    assert ex._first is not None and _serialised_rows(ex) == 0
+    sent = []
+    monkeypatch.setattr(
+        ex.bokeh, "send", lambda content, buffers=None: sent.append((content, buffers))
+    )
+    _page_ready(ex)
+    # drawn at once, as one PATCH-DOC (header, metadata, content), shown whole
+    run = ex._run
+    assert run.series.equals(fs.simulate(ex.scenario_now()).series)
+    assert "ready" in ex.status.value
+    assert len(sent) == 3
+    events = json.loads(sent[2][0]["payload"])["events"]
+    pool = [
+        e
+        for e in events
+        if e["kind"] == "ColumnDataChanged" and e["model"]["id"] == ex.sources["pool"].id
+    ]
+    assert len(pool) == 1 and len(dict(pool[0]["data"]["entries"])["time_s"]) == run.series.height
+    assert not ex.figs.play.active and ex.figs.clock.value == ex.figs.clock.end == 20
+    assert ex.autoplay  # knob changes animate again
+    _page_ready(ex)  # another view (a second display) changes nothing
+    assert len(sent) == 3
+
+
+def test_a_first_run_drawn_before_the_page_had_its_view_is_serialised_again(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    ex._repr_mimebundle_()
+    n = ex.run.series.height  # read from code before the page said it had drawn the figures
+    assert _serialised_rows(ex) == 0  # its patch went to no view
+    _page_ready(ex)
+    assert _serialised_rows(ex) == n > 0  # the page's view redraws from the new state
+    bundle = ex.bokeh.render_bundle
+    _page_ready(ex)  # that redraw's own DocumentReady does not serialise it again
+    assert ex.bokeh.render_bundle is bundle
 
 
 def test_explorer_knob_change_reruns_and_redraws(explorer):
@@ -191,9 +264,10 @@ def test_regimes_html_escapes_and_filters_by_time():
 def test_explorer_autoplay_starts_the_browser_player_on_a_rerun(monkeypatch):
     monkeypatch.setenv("FLUSHSIM_FAST", "1")
     ex = Explorer(autoplay=True)
+    n = ex.run.series.height
     # the first run is shown whole and still: a player already running at first display
     # does not start in every front end
-    assert ex.figs.play.active is False and ex.figs.clock.value == ex.run.series.height
+    assert ex.figs.play.active is False and ex.figs.clock.value == n
     ex.set(threads=32)
     assert ex.figs.play.active is True and ex.figs.clock.value == 0
 

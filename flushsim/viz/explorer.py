@@ -23,10 +23,11 @@ import html
 import os
 import time
 import warnings
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 
 import ipywidgets as w
+from bokeh.events import DocumentReady
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from jupyter_bokeh import BokehModel
 
@@ -144,7 +145,7 @@ class Explorer:
 
     def __init__(self, preset: str = "default", *, autoplay: bool = True) -> None:
         self.autoplay = autoplay
-        self.run: Run | None = None
+        self._run: Run | None = None
         self.baseline: Run | None = None
         self.last_run_s = float("nan")
         self._busy = False
@@ -165,14 +166,27 @@ class Explorer:
         self.controls: dict[str, w.Widget] = {}
         self._build_controls()
         self._build_buttons()
-        # jupyter_bokeh sends data changes only to views that exist: a change made before the
-        # figure is on the page is lost. So the first run fills the sources before the
-        # BokehModel serialises the document (PITFALLS.md, jupyter_bokeh), at first display.
-        # The first run is shown whole: a Play widget that is already playing when its view is
-        # created does not start (seen in Voila); later re-runs animate from second 0.
-        self.autoplay = False
-        self.rerun()
-        self.autoplay = autoplay
+        # The first run is simulated when `run` is first read, or, for an explorer that is
+        # displayed first, on the runner thread right after its document is serialised: the
+        # kernel loads numba and simulates while the page loads. It is drawn once the page says
+        # its figures are drawn (BokehJS's DocumentReady): jupyter_bokeh sends data changes only
+        # to views that exist, and a change made before is lost (PITFALLS.md, jupyter_bokeh).
+        self._first_pending = True
+        self._first: Future | None = None
+        self._page_ready = False  # a page has drawn the figures (DocumentReady)
+        self._drawn_unseen = False  # drawn after the document was serialised, before that
+        self._status("running…", "#b36b00")
+
+    @property
+    def run(self) -> Run | None:
+        """The current run; the first read simulates the first one (or waits for it)."""
+        if self._first_pending:
+            self._finish_first()
+        return self._run
+
+    @run.setter
+    def run(self, run: Run) -> None:
+        self._run = run
 
     @property
     def figs(self) -> figures.Figures:
@@ -189,6 +203,7 @@ class Explorer:
         """The figures as one ipywidget (jupyter_bokeh), serialised with the current data."""
         if self._bokeh is None:
             self._bokeh = BatchedBokehModel(self.figs.layout)
+            self.figs.layout.document.on_event(DocumentReady, self._on_page_ready)
         return self._bokeh
 
     def _one_message(self):
@@ -206,7 +221,10 @@ class Explorer:
         """Display the explorer (`ex` as a cell's last line), with the figures' current data."""
         if self._bokeh is not None:  # else it is serialised just now, with the current data
             self.refresh_view()
-        return self.widget._repr_mimebundle_(**kwargs)
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if self._first_pending and self._first is None:
+            self._first = _RUNNER.submit(self._simulate_timed, self._scenario_quiet())
+        return bundle
 
     def refresh_view(self) -> None:
         """Re-serialise the figures into the widget state.
@@ -393,6 +411,46 @@ class Explorer:
         sc = self.scenario.replace(**knobs)
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
+    def _scenario_quiet(self) -> Scenario:
+        with warnings.catch_warnings():
+            # the server's adjustments are kept in sc.adjustments; the explorer shows them
+            warnings.simplefilter("ignore", params.FlushsimWarning)
+            return self.scenario_now()
+
+    @staticmethod
+    def _simulate_timed(sc: Scenario) -> tuple[Scenario, Run, float]:
+        t0 = time.perf_counter()
+        run = simulate(sc)
+        return sc, run, time.perf_counter() - t0
+
+    def _finish_first(self) -> None:
+        """Show the first run, shown whole: simulated now, or the one the display started."""
+        self._first_pending = False
+        # A Play widget that is already playing when its view is created does not start (seen
+        # in Voila); re-runs animate from second 0.
+        autoplay, self.autoplay = self.autoplay, False
+        try:
+            if self._first is None:
+                self.rerun()
+                return
+            try:
+                sc, run, self.last_run_s = self._first.result()
+            except ValueError as exc:
+                self._show_error(exc)
+                return
+            self._show(sc, run, restart=True)
+        finally:
+            self.autoplay = autoplay
+
+    def _on_page_ready(self, _event: DocumentReady) -> None:
+        """A page has drawn the figures: the first run goes to them now, as a patch."""
+        self._page_ready = True
+        if self._first_pending:
+            self._finish_first()
+        elif self._drawn_unseen:  # drawn before that page had its view: send it all again
+            self._drawn_unseen = False
+            self.refresh_view()
+
     def rerun(self) -> None:
         """Simulate the current settings and redraw (restarting the animation).
 
@@ -402,11 +460,10 @@ class Explorer:
         simulated meanwhile on another thread (the kernel releases the GIL), and the browser's
         player waits at the preview's last second until it arrives.
         """
+        self._first_pending = False  # the current settings replace a first run not yet shown
         self._status("running…", "#b36b00")
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", params.FlushsimWarning)
-                sc = self.scenario_now()
+            sc = self._scenario_quiet()
             t0 = time.perf_counter()
             if self.autoplay and sc.seconds > 2 * PREVIEW_S:
                 whole = _RUNNER.submit(simulate, sc)
@@ -420,16 +477,23 @@ class Explorer:
                 run, previewed = simulate(sc), False
             self.last_run_s = time.perf_counter() - t0
         except ValueError as exc:
-            self._status("error", "#c00000")
-            self.messages.value = f"<span style='color:#c00000'>{html.escape(str(exc))}</span>"
+            self._show_error(exc)
             return
+        self._show(sc, run, restart=not previewed)
+
+    def _show_error(self, exc: ValueError) -> None:
+        self._status("error", "#c00000")
+        self.messages.value = f"<span style='color:#c00000'>{html.escape(str(exc))}</span>"
+
+    def _show(self, sc: Scenario, run: Run, restart: bool) -> None:
+        """Make `run` (of `sc`) current: its server adjustments, figures and status."""
         self.run = run
         notes = [html.escape(m) for m in sc.adjustments] + [
             html.escape(f"{k} is not a {sc.engine} setting: the preset's value is not used")
             for k in self._dropped
         ]
         self.messages.value = "<br>".join(f"<i>server adjustment:</i> {m}" for m in notes)
-        self._draw(restart=not previewed)
+        self._draw(restart=restart)
         self._status("ready", "#2a7f2a")
 
     def _draw(
@@ -443,6 +507,8 @@ class Explorer:
         (write amplification, wear, the summary) wait for the whole run, and the browser has
         less to redraw before the animation starts.
         """
+        if self._bokeh is not None and not self._page_ready:
+            self._drawn_unseen = True
         with self._one_message():
             run = self.run
             for key, columns in figures.time_data(run).items():
@@ -553,9 +619,9 @@ class Explorer:
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)
-        if self.run is None:
+        if self._run is None:  # the first run, not shown yet, is drawn with this setting
             return
-        data = figures.run_data(self.run, self.setting)
+        data = figures.run_data(self._run, self.setting)
         for key in ("wa", "ssd", "ssd_now"):
             self.sources[key].data = data[key]
         if self.baseline is not None:
