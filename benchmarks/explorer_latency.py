@@ -13,6 +13,7 @@ Writes (never asserted by tests):
   numba's cache warm, and one page load done before) until the status reads `ready`.
 - `peak_rss_mb`: the peak resident set (VmHWM, MiB) of the kernel that served the measured page,
   after the slider presses.
+- `cpu_calibration_s`: how fast the CPU is just now (benchmarks/machine.py): this VM drifts.
 - the chromium, jupyterlab, bokeh, jupyter_bokeh, ipywidgets, voila and playwright versions.
 
 With `--lab` the slider is also timed in JupyterLab (`lab_slider_*`, `lab_peak_rss_mb`). The
@@ -35,8 +36,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import helpers  # noqa: E402
+from machine import cpu_calibration_s  # noqa: E402
 
 KNOB = "innodb_io_capacity"
 SOURCE = "pool"
@@ -243,6 +246,7 @@ def main() -> int:
         env.pop("FLUSHSIM_FAST", None)
     servers: list[helpers.Server] = []
     result: dict[str, object] = {"notebook": args.notebook, "fast": args.fast}
+    result["cpu_calibration_s"] = cpu_calibration_s()  # benchmarks/machine.py
     try:
         result["numba_warm_s"] = round(helpers.warm_numba(env), 2)
         with sync_playwright() as pw:
