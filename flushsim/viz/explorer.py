@@ -10,7 +10,8 @@ lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first a
 rest on another thread; the animation runs in the browser and keeps its frames there (figures.py:
 a CustomJS player moves the curtain), so the kernel is free for the next knob change; the
 fill-factor slider only recomputes the wear figures. The figures and their widget are built when
-first shown, so an explorer driven only from code costs a simulation.
+first shown, so an explorer driven only from code costs a simulation. A shown explorer simulates
+its first run while the page loads and draws it when the page has drawn the figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests.
