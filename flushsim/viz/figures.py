@@ -624,15 +624,30 @@ if (!window.__flushsim_style_reads_off && window.Bokeh && window.Bokeh.require) 
 # just made included (Bokeh's own server client drops both: `event.sync` is false for them).
 # During an animation that was 20-30 messages a second for the kernel to decode and ignore,
 # queued ahead of the next knob change, and each re-run's data came back whole. Drop them.
+# The same goes for the y axes' extents, which BokehJS computes from the data (DataRange1d
+# start and end) after every data change: 10-12 messages per knob change, each serialised
+# against every model of the document in the page and decoded the same way in the kernel,
+# which never reads them.
 _LOCAL_ONLY = r"""
 const LOCAL = {sync: false};
 if (!window.__flushsim_local_only && window.Bokeh && window.Bokeh.require) {
     window.__flushsim_local_only = true;
     try {
         const doc = window.Bokeh.require("document/document").Document.prototype;
+        const auto = window.Bokeh.require("models/ranges/data_range1d").DataRange1d;
+        const Batch = window.Bokeh.require("document/events").DocumentEventBatch;
+        const keep = (e) => e.sync !== false &&
+            !(e.model instanceof auto && (e.attr === "start" || e.attr === "end"));
         const trigger = doc._trigger_on_change;
         doc._trigger_on_change = function (event) {
-            if (event.sync !== false) { trigger.call(this, event); }
+            if (event instanceof Batch) {  // a setv of several properties
+                const events = event.events.filter(keep);
+                if (events.length === 0) { return; }
+                if (events.length < event.events.length) { event = new Batch(this, events); }
+            } else if (!keep(event)) {
+                return;
+            }
+            trigger.call(this, event);
         };
     } catch (e) { console.debug("flushsim: the player's frames are sent to the kernel", e); }
 }

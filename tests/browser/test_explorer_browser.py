@@ -45,7 +45,7 @@ def _knob_changes_the_figure(page, name: str) -> None:
     # BokehJS that renamed the modules or members it patches would leave them on, silently.
     assert page.evaluate(_STYLE_READS_OFF_JS) == [True, "", True]
     # ... and the player's frames stay in the page (figures._LOCAL_ONLY)
-    assert page.evaluate(_LOCAL_ONLY_JS) == [True, 0]
+    assert page.evaluate(_LOCAL_ONLY_JS) == [True, True, 0]
 
 
 _STYLE_READS_OFF_JS = """() => {
@@ -58,14 +58,19 @@ _STYLE_READS_OFF_JS = """() => {
 
 
 _LOCAL_ONLY_JS = """() => {
-    // A change made with sync: false reaches no document listener (jupyter_bokeh's sends it).
+    // A change made with sync: false, or a y axis' extent computed from the data (DataRange1d
+    // start and end), reaches no document listener (jupyter_bokeh's sends it to the kernel).
     const doc = Bokeh.documents[0];
     let heard = 0;
     const listen = () => { heard += 1; };
     doc.on_change(listen);
     doc.get_model_by_name('curtain').setv({data: {left: [1], right: [2]}}, {sync: false});
+    const clock = doc.get_model_by_name('clock');  // two properties: one DocumentEventBatch
+    clock.setv({title: clock.title + ' ', show_value: !clock.show_value}, {sync: false});
+    const auto = [...doc.all_models].filter(m => m.type === 'DataRange1d');
+    for (const r of auto) r.setv({start: r.start - 1, end: r.end + 1});
     doc.remove_on_change(listen);
-    return [window.__flushsim_local_only === true, heard];
+    return [window.__flushsim_local_only === true, auto.length > 0, heard];
 }"""
 
 _CLOCK_AT_END_JS = """() => {
