@@ -1,9 +1,11 @@
 """How fast this machine's CPU is right now, for reading the other benchmarks' numbers.
 
-This VM's CPU speed drifts: within one session the loop below took from 0.68 to 1.07 s, and
-the explorer's warm start and slider latency moved with it. Each benchmark writes the loop's
-time next to its results (`cpu_calibration_s`); compare two results only at similar values, or
-better, run the two versions back to back.
+This VM's speed drifts. Within one session the loop below took 0.28 to 0.51 s, and the same
+code's explorer warm start took 4.6 to 5.4 s (5 page loads each) and its slider redraw 90 to
+109 ms (40 presses each), without the two moving together: the loop times one core at its
+best, the explorer three processes on two cores. Each benchmark writes the loop's time next
+to its results (`cpu_calibration_s`) as context only; to compare two versions, run them back
+to back, alternating (the kernel reports no steal time to read instead).
 """
 
 from __future__ import annotations
