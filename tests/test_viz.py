@@ -527,17 +527,24 @@ def test_the_explorer_notebooks_things_to_try_hold():
     assert default.seconds == 60 and default["innodb_io_capacity"] == 200
     series = fs.simulate(default).series
     free = series["buffer_pool_pages_free"]
-    # 1. the free list drains within six seconds, then ends its seconds at 1,200-2,700 pages
+    # 1. the free list drains within six seconds, then ends its seconds at "about" 1,200 to
+    # 2,700 pages (tolerance: 100 pages)
     assert free[0] > 40_000 and free[5] < 2_700
     assert 1_100 <= free[6:].min() and free[6:].max() <= 2_800
-    # 2. io_capacity 200 -> 2000 moves the LRU batches' total by under 1 %
-    faster = fs.simulate(default.replace(innodb_io_capacity=2000, innodb_io_capacity_max=4000))
+    # 2. io_capacity 200 -> 2000 moves the LRU batches' total by under 1 %: with the explorer's
+    # io_capacity_max control left at 2000, and with the server's derived 4000
     lru = "buffer_LRU_batch_flush_total_pages"
-    before, after = series[lru].sum(), faster.series[lru].sum()
-    assert abs(after - before) < 0.01 * before, (before, after)
-    assert faster.series["buffer_flush_adaptive_total_pages"].sum() != (
-        series["buffer_flush_adaptive_total_pages"].sum()
-    )
+    for io_max in (2000, None):
+        change = {"innodb_io_capacity": 2000}
+        if io_max is not None:
+            change["innodb_io_capacity_max"] = io_max
+        faster = fs.simulate(default.replace(**change))
+        assert faster.scenario["innodb_io_capacity_max"] == (io_max or 4000)
+        before, after = series[lru].sum(), faster.series[lru].sum()
+        assert abs(after - before) < 0.01 * before, (io_max, before, after)
+        assert faster.series["buffer_flush_adaptive_total_pages"].sum() != (
+            series["buffer_flush_adaptive_total_pages"].sum()
+        )
     # 3. a 128 MiB pool with 64 threads: user threads wait for free pages and flush single pages
     small = fs.simulate(default.replace(innodb_buffer_pool_size=128 * 2**20, threads=64)).series
     assert small["sim_single_page_flushes"].sum() > 0
