@@ -30,6 +30,7 @@ from bokeh.models import (
     BoxAnnotation,
     ColumnDataSource,
     CustomJS,
+    DataRange1d,
     Div,
     FactorRange,
     GlyphRenderer,
@@ -446,18 +447,24 @@ def build(
 
     # Throughput and stall time.
     wk = _time_figure("Throughput and stalls", "transactions/s", x)
-    wk.extra_y_ranges = {"stall": Range1d(0, 1)}
-    wk.add_layout(LinearAxis(y_range_name="stall", axis_label="waiting thread-s/s"), "right")
-    wk.vbar(
-        x="time_s",
-        top="stall_s",
-        width=0.8,
-        source=cur["work"],
-        y_range_name="stall",
-        color="#ff7f0e",
-        alpha=0.5,
-        legend_label="stall (thread-s/s)",
-    )
+    # Fitted to the stall bars in the page (a stalled pool has dozens of threads waiting).
+    stall_range = DataRange1d(start=0)
+    wk.extra_y_ranges = {"stall": stall_range}
+    # On the left, beside the tps axis: the curtain (an overlay, not clipped to the frame)
+    # covers everything right of the frame, a right-hand axis included.
+    wk.add_layout(LinearAxis(y_range_name="stall", axis_label="waiting thread-s/s"), "left")
+    stall_range.renderers = [
+        wk.vbar(
+            x="time_s",
+            top="stall_s",
+            width=0.8,
+            source=cur["work"],
+            y_range_name="stall",
+            color="#ff7f0e",
+            alpha=0.5,
+            legend_label="stall (thread-s/s)",
+        )
+    ]
     wk.line(
         "time_s",
         "sim_tps",
