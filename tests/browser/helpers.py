@@ -403,8 +403,13 @@ def reveal(page: Any, selector: str, timeout: float = 120) -> Any:
 
     In JupyterLab's `full` windowing mode the cells far out of view are hidden or not in the DOM,
     so a selector that matches nothing visible is searched for by scrolling the notebook from top
-    to bottom (again and again until `timeout`, since the cell may not have run yet).
+    to bottom (again and again until `timeout`, since the cell may not have run yet). An element
+    replaced while it is scrolled to (the explorer's status goes from "running…" to "ready" just
+    after it is first drawn, and ipywidgets renders the new text as a new element) is looked up
+    again.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     locator = page.locator(selector)
     scroller = page.locator(".jp-NotebookPanel .jp-WindowedPanel-outer")
     deadline = time.monotonic() + timeout
@@ -414,8 +419,13 @@ def reveal(page: Any, selector: str, timeout: float = 120) -> Any:
 
     while True:
         if shown():
-            locator.first.scroll_into_view_if_needed()
-            return locator.first
+            try:
+                locator.first.scroll_into_view_if_needed()
+                return locator.first
+            except PlaywrightError as exc:
+                if "not attached" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                continue
         if time.monotonic() > deadline:
             raise AssertionError(f"{selector!r} did not appear within {timeout} s")
         if scroller.count():
