@@ -27,6 +27,7 @@ def output_notebook(*, hide_banner: bool = True, load_timeout: int = 5000) -> No
 
     `load_timeout` is in milliseconds, as in bokeh.
     """
+    # Here, not at the top: `import flushsim.viz` (the CLI's report) need not load IPython.
     from IPython.display import Javascript, display
 
     _bokeh_output_notebook(
