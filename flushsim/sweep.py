@@ -19,6 +19,7 @@ import itertools
 import math
 import os
 import signal
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -283,8 +284,8 @@ def sweep(
         scenario: the base what-if; the grid's knobs replace its values.
         grid: knob name -> list of values; the runs are the cross product.
         seeds: how many seeds (scenario.seed, +1, ...) or the list of seeds.
-        workers: local processes (default: every core this process may use); 1 runs in this
-            process.
+        workers: cores to run on (default: every core this process may use): this process
+            and `workers - 1` worker processes; 1 runs everything in this process.
         client: a `dask.distributed.Client`: run on its cluster instead of local processes.
         progress: show a progress bar (a widget in notebooks, a line in a terminal).
         warmup_s: seconds at the start of every run left out of the summary.
@@ -354,37 +355,91 @@ def _mp_context():
 
 
 def _run_local(ctx, tasks, workers, warmup_s, wear, done) -> None:
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    """Run `tasks` on `workers` cores: this process and `workers - 1` worker processes.
+
+    Starting the workers takes about 0.7 s (the fork server imports flushsim and loads the
+    kernels), and `pool.submit` blocks meanwhile: a thread starts them while this process
+    simulates. Only this thread calls `done`.
+    """
+    children = workers - 1
+    pool = ProcessPoolExecutor(max_workers=children, mp_context=ctx, initializer=_worker_init)
     pending: set[Future] = set()
     queue = iter(tasks)
-    try:
-        # Keep only a few runs queued per worker, so an interrupt has little to cancel.
-        for task in itertools.islice(queue, 2 * workers):
+    lock = threading.Lock()  # the queue is shared with the starter thread
+    failed: list[BaseException] = []
+
+    def take() -> Task | None:
+        with lock:
+            return next(queue, None)
+
+    def feed() -> None:
+        # Each worker gets one run queued behind the one it runs: at the end, this process
+        # waits for at most one run per worker, and an interrupt has little to cancel.
+        while len(pending) < 2 * children:
+            task = take()
+            if task is None:
+                return
             pending.add(pool.submit(_run_task, task, warmup_s, wear))
+
+    def start() -> None:
+        try:
+            # The first submit blocks until a worker runs: hold no run while it does. Its
+            # result says whether the worker could start (BrokenProcessPool if not).
+            pool.submit(int).result()
+            feed()
+        except BaseException as exc:  # a broken pool, or the shutdown after an interrupt
+            failed.append(exc)
+
+    def collect(timeout: float | None) -> None:
+        finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            pending.discard(fut)
+            done(*fut.result())
+
+    def started() -> bool:
+        if starter.is_alive():
+            return False
+        if failed:
+            raise failed[0]
+        return True  # from now on `pending` is this thread's alone
+
+    starter = threading.Thread(target=start, name="flushsim-sweep-start", daemon=True)
+    starter.start()
+    try:
+        while (task := take()) is not None:
+            done(*_run_task(task, warmup_s, wear))
+            if started():
+                collect(0)
+                feed()
+        starter.join()
+        started()
         while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                try:
-                    result = fut.result()
-                except BrokenProcessPool:
-                    raise RuntimeError(
-                        "sweep(): the worker processes died while starting. In a script, call "
-                        'sweep() under `if __name__ == "__main__":` (Python re-imports the '
-                        "script in every worker process), or pass workers=1"
-                    ) from None
-                done(*result)
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.add(pool.submit(_run_task, nxt, warmup_s, wear))
+            collect(None)
+            feed()
+    except BrokenProcessPool:
+        _stop(pool, pending)
+        raise RuntimeError(_BROKEN) from None
     except BaseException:
-        for fut in pending:
-            fut.cancel()
-        # Running simulations are not interruptible: stop their processes.
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop(pool, pending)
         raise
     pool.shutdown(wait=True)
+
+
+def _stop(pool: ProcessPoolExecutor, pending: set[Future]) -> None:
+    """Cancel what is queued and stop the worker processes."""
+    for fut in list(pending):  # the starter thread may still be adding to it
+        fut.cancel()
+    # Running simulations are not interruptible: stop their processes.
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+_BROKEN = (
+    "sweep(): the worker processes died while starting. In a script, call sweep() under "
+    '`if __name__ == "__main__":` (Python re-imports the script in every worker process), '
+    "or pass workers=1"
+)
 
 
 def _run_dask(client, tasks, warmup_s, wear, done) -> None:
