@@ -61,7 +61,11 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--seconds", type=int, help="simulated seconds of every run")
     sw.add_argument("--seed", type=int, help="first seed (the preset's by default)")
     sw.add_argument("--seeds", type=int, default=1, help="seeds per configuration: seed, +1, ...")
-    sw.add_argument("--workers", type=int, help="local processes (default: every core)")
+    sw.add_argument(
+        "--workers",
+        type=int,
+        help="cores: this process and N-1 worker processes (default: every core)",
+    )
     sw.add_argument("--warmup", type=int, default=0, help="seconds left out of each summary")
     sw.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime column")
     sw.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
