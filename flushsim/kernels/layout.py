@@ -57,7 +57,14 @@ I_FIRST_FRAME = 13  # frames [first, first + size) belong to this instance
 I_SIZE = 14
 I_PEND_DONE = 15  # completion time of the last write dispatched by this instance's batches
 I_FREE_HEAD = 16  # first frame of the free list (linked through F_NEXT), NIL if empty
-N_INST = 17
+# What the last scan_and_free learnt, kept exact by the list operations of pool.py: the first
+# I_SCAN_N frames from the LRU tail are I_SCAN_PRE..+I_SCAN_N in order, none replaceable,
+# and I_SCAN_NEXT is the frame after them (NIL at the head). The next scan starts there.
+I_SCAN_N = 17
+I_SCAN_NEXT = 18
+I_SCAN_PRE = 19
+SCAN_CACHE = 100  # frames remembered: BUF_LRU_SEARCH_SCAN_THRESHOLD
+N_INST = I_SCAN_PRE + SCAN_CACHE
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us

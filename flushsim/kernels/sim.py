@@ -103,6 +103,9 @@ from .layout import (
     I_LRU_OLD,
     I_LRU_TAIL,
     I_OLD_LEN,
+    I_SCAN_N,
+    I_SCAN_NEXT,
+    I_SCAN_PRE,
     I_SIZE,
     I_TRY_LRU_SCAN,
     INF_TIME,
@@ -149,6 +152,7 @@ from .layout import (
     ON_FREE,
     PH_TOP,
     REDO_WAIT_POLL_US,
+    SCAN_CACHE,
     SCATTER_BITS_MASK,
     SCATTER_SHIFT,
     SPREAD_KEY,
@@ -407,18 +411,35 @@ def heap_fix(heap, pos, times, e):
 
 @njit(cache=True, _nrt=False)
 def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
-    """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail."""
+    """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail.
+
+    It starts past the frames the last scan found unreplaceable, if they still are and are
+    still where they were (the scan cache of pool.py): the same result as scanning them again.
+    """
     ratio = old_ratio(knobs[K_OLD_PCT])
-    f = inst[i, I_LRU_TAIL]
-    scanned = 0
+    scanned = inst[i, I_SCAN_N]
+    f = inst[i, I_SCAN_NEXT] if scanned > 0 else inst[i, I_LRU_TAIL]
+    after = f  # the frame after the first SCAN_CACHE frames (this one if the record is full)
+    found = False
     while f != NIL and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
-        prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
-            evict(fr, inst, page_frame, i, f, ratio)
-            return True
+            found = True
+            break
+        if scanned < SCAN_CACHE:
+            inst[i, I_SCAN_PRE + scanned] = f
         scanned += 1
-        f = prev
-    return False
+        f = fr[f, F_PREV]
+        if scanned == SCAN_CACHE:
+            after = f
+    if scanned <= SCAN_CACHE:
+        inst[i, I_SCAN_N] = scanned
+        inst[i, I_SCAN_NEXT] = f
+    else:
+        inst[i, I_SCAN_N] = SCAN_CACHE
+        inst[i, I_SCAN_NEXT] = after
+    if found:
+        evict(fr, inst, page_frame, i, f, ratio)
+    return found
 
 
 @njit(cache=True, _nrt=False)
@@ -761,7 +782,7 @@ def access_page(
         s = t // 1_000_000
         if r == 1:
             was_old = fr[f, F_LRU] == LRU_OLD
-            make_young(fr, inst, i, f, ratio)
+            make_young(fr, frl, inst, i, f, ratio)
             if was_old and s < out.shape[0]:
                 out[s, C_YOUNG] += 1
         elif r == -1 and s < out.shape[0]:

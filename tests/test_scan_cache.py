@@ -1,0 +1,155 @@
+"""The scan cache of kernels/pool.py gives the same frame as a walk from the LRU tail.
+
+A user thread's scan_and_free resumes where the last scan stopped, past the unreplaceable
+frames it found; the list operations correct that record. Hypothesis drives a pool through
+random sequences of those operations (reads at the head or the midpoint, pages made young,
+dirtied, written, cleaned, evicted) and checks, after every step, that the record still
+describes the list, and that every scan evicts the frame a plain walk from the tail finds.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import flushsim as fs
+from flushsim.kernels import layout as L
+from flushsim.kernels import pool, sim
+from flushsim.run import kernel_inputs
+
+pytestmark = pytest.mark.kernel
+
+RATIO = pool.old_ratio(37)
+
+
+class Pool:
+    """One instance of `frames` frames, driven through the kernel's own list functions."""
+
+    def __init__(self, frames):
+        ki = kernel_inputs(fs.Scenario())
+        self.knobs = ki.knobs.copy()
+        self.knobs[L.K_POOL_SIZE] = frames * 16384
+        self.knobs[L.K_INSTANCES] = 1
+        self.fr, self.frl, self.inst, self.page_frame, *_ = sim.init_state(
+            self.knobs, 1, 4 * frames, 1
+        )
+        self.next_page = 0
+        self.lsn = 1
+
+    def lru(self):
+        """Frames from the tail to the head."""
+        out, f = [], self.inst[0, L.I_LRU_TAIL]
+        while f != L.NIL:
+            out.append(int(f))
+            f = self.fr[f, L.F_PREV]
+        return out
+
+    def replaceable(self, f):
+        return self.frl[f, L.L_OLDEST] == 0 and self.fr[f, L.F_IO] == L.IO_NONE
+
+    def plain_scan(self, scan_all):
+        """buf_LRU_scan_and_free_block's walk, without the cache: the frame it would evict."""
+        for k, f in enumerate(self.lru()):
+            if not scan_all and k >= L.BUF_LRU_SEARCH_SCAN_THRESHOLD:
+                return None
+            if self.replaceable(f):
+                return f
+        return None
+
+    def check_record(self):
+        n = int(self.inst[0, L.I_SCAN_N])
+        lru = self.lru()
+        assert 0 <= n <= min(L.SCAN_CACHE, len(lru))
+        assert list(self.inst[0, L.I_SCAN_PRE : L.I_SCAN_PRE + n]) == lru[:n]
+        assert not any(self.replaceable(f) for f in lru[:n])
+        if n > 0:
+            assert self.inst[0, L.I_SCAN_NEXT] == (lru[n] if n < len(lru) else L.NIL)
+
+    # ---------------------------------------------------------------- operations
+    def read(self, old):
+        f = pool.free_pop(self.fr, self.frl, self.inst, 0)
+        if f == L.NIL:
+            return
+        self.fr[f, L.F_PAGE] = self.next_page
+        self.page_frame[self.next_page] = f
+        self.next_page += 1
+        pool.lru_add(self.fr, self.inst, 0, f, old, RATIO)
+
+    def make_young(self, f):
+        pool.make_young(self.fr, self.frl, self.inst, 0, f, RATIO)
+
+    def dirty(self, f):
+        if self.frl[f, L.L_OLDEST] == 0:
+            self.lsn += 1
+            pool.flush_list_add(self.fr, self.frl, self.inst, 0, f, self.lsn)
+
+    def write(self, f):
+        if self.frl[f, L.L_OLDEST] != 0 and self.fr[f, L.F_IO] == L.IO_NONE:
+            self.fr[f, L.F_IO] = L.IO_LIST
+
+    def complete(self, f):
+        # cleaner.write_complete: the write is done, the page is clean
+        if self.fr[f, L.F_IO] != L.IO_NONE:
+            self.fr[f, L.F_IO] = L.IO_NONE
+            pool.flush_list_remove(self.fr, self.frl, self.inst, 0, f)
+
+    def evict(self, f):
+        if self.replaceable(f):
+            self.page_frame[self.fr[f, L.F_PAGE]] = L.NO_PAGE
+            pool.evict(self.fr, self.inst, self.page_frame, 0, f, RATIO)
+
+    def scan(self, scan_all):
+        expected = self.plain_scan(scan_all)
+        freed = sim.scan_and_free(
+            self.fr, self.frl, self.inst, self.page_frame, self.knobs, 0, scan_all
+        )
+        assert freed == (expected is not None)
+        if freed:
+            assert self.fr[expected, L.F_LRU] == L.ON_FREE  # that very frame went free
+
+
+OPS = ("read_old", "read_young", "make_young", "dirty", "write", "complete", "evict", "scan")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    frames=st.sampled_from([8, 600]),  # without and with an old sublist (512 frames and more)
+    steps=st.lists(
+        st.tuples(st.sampled_from(OPS), st.floats(0, 1), st.booleans()),
+        min_size=1,
+        max_size=400,
+    ),
+)
+def test_every_scan_evicts_the_frame_a_walk_from_the_tail_finds(frames, steps):
+    p = Pool(frames)
+    for _ in range(frames - 4):  # a nearly full pool, the tail half dirty
+        p.read(old=True)
+    for f in p.lru()[: len(p.lru()) // 2]:
+        p.dirty(f)
+    for op, where, flag in steps:
+        lru = p.lru()
+        # pick frames near the tail more often: that is where the record lives
+        f = lru[min(int(where**3 * len(lru)), len(lru) - 1)] if lru else None
+        if op in ("read_old", "read_young"):
+            p.read(old=op == "read_old")
+        elif op == "scan":
+            p.scan(scan_all=flag)
+        elif f is not None:
+            getattr(p, op)(f)
+        p.check_record()
+
+
+def test_the_record_checks_catch_a_stale_record():
+    # the checks above can fail: a page cleaned behind the cache's back is caught
+    p = Pool(600)
+    for _ in range(590):
+        p.read(old=True)
+    tail = p.lru()[:50]
+    for f in tail:
+        p.dirty(f)
+    p.scan(scan_all=False)
+    assert p.inst[0, L.I_SCAN_N] == 50
+    p.frl[tail[10], L.L_OLDEST] = 0  # clean, but not through flush_list_remove
+    with pytest.raises(AssertionError):
+        p.check_record()
+    with pytest.raises(AssertionError):
+        p.scan(scan_all=False)  # it resumed past the clean page a walk finds
