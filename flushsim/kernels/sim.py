@@ -439,6 +439,8 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
         inst[i, I_SCAN_NEXT] = after
     if found:
         evict(fr, inst, page_frame, i, f, ratio)
+        # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
+        prefetch2(frl, inst[i, I_SCAN_NEXT], L_OLDEST)
     return found
 
 
