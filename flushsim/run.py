@@ -17,6 +17,7 @@ buf_pool.stat.LRU_waits (one per wait for the page cleaner, or per user LRU batc
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,14 +158,18 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
 
 def latency_quantiles(hist: np.ndarray, q: float) -> np.ndarray:
     """Per-second latency quantile (ms) from the bucket counts; NaN where no transaction."""
-    upper = np.array([_bucket_upper_us(b) for b in range(hist.shape[1])], dtype=np.float64)
     counts = hist.sum(axis=1)
     cum = np.cumsum(hist, axis=1)
-    out = np.full(hist.shape[0], np.nan)
-    for s in np.nonzero(counts)[0]:
-        k = int(np.searchsorted(cum[s], q * counts[s], side="left"))
-        out[s] = upper[k] / 1000.0
-    return out
+    # the first bucket whose cumulative count reaches q of the second's (searchsorted "left")
+    k = np.argmax(cum >= (q * counts)[:, None], axis=1)
+    return np.where(counts > 0, _bucket_uppers_ms(hist.shape[1])[k], np.nan)
+
+
+@functools.cache
+def _bucket_uppers_ms(buckets: int) -> np.ndarray:
+    upper = np.array([_bucket_upper_us(b) for b in range(buckets)], dtype=np.float64) / 1000.0
+    upper.flags.writeable = False
+    return upper
 
 
 def _bucket_upper_us(b: int) -> float:
