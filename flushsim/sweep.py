@@ -9,6 +9,9 @@ worker processes (or on a Dask cluster with `client=`), and returns a polars tab
   have changed at startup (e.g. `innodb_io_capacity` lowered to `innodb_io_capacity_max`);
 - the summary figures of `summarize()` (SUMMARY_COLUMNS).
 
+Grid points the server would run alike (innodb_io_capacity above innodb_io_capacity_max is
+lowered to it at startup) are simulated once and share their numbers (`distinct_runs`).
+
 An interrupt (Ctrl-C, or the notebook's stop button) keeps the rows already finished: the
 table comes back shorter, with a warning saying how many rows are missing.
 """
@@ -235,6 +238,23 @@ def plan(
     return tasks
 
 
+def distinct_runs(tasks: Sequence[Task]) -> tuple[list[Task], dict[int, list[int]]]:
+    """The tasks to simulate, one per distinct run, and the rows each one's numbers fill.
+
+    Grid points that the server would run alike are one run: e.g. innodb_io_capacity 3000 with
+    innodb_io_capacity_max 200 is lowered to 200 at startup, exactly the point (200, 200). A run
+    is its engine, every resolved knob, its timeline, length and seed, all the kernel reads.
+    """
+    first: dict[tuple, int] = {}
+    rows_of: dict[int, list[int]] = {}
+    for task in tasks:
+        sc = task.scenario
+        key = (sc.engine, sc.seconds, sc.seed, repr(sorted(sc.values.items())), repr(sc.changes))
+        index = first.setdefault(key, task.index)
+        rows_of.setdefault(index, []).append(task.index)
+    return [tasks[i] for i in rows_of], rows_of
+
+
 # ---------------------------------------------------------------- running
 def _run_task(task: Task, warmup_s: int, wear: WearSetting) -> tuple[int, dict[str, float]]:
     with warnings.catch_warnings():
@@ -312,24 +332,26 @@ def sweep(
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
         raise ValueError(f"workers={workers!r} must be a whole number between 1 and 256")
     results: dict[int, dict[str, float]] = {}
-    ctx = _mp_context() if client is None and workers > 1 and len(tasks) > 1 else None
+    runs, rows_of = distinct_runs(tasks)
+    ctx = _mp_context() if client is None and workers > 1 and len(runs) > 1 else None
     bar = _progress(len(tasks), progress)
 
     def done(index: int, summary: dict[str, float]) -> None:
-        results[index] = summary
-        if bar is not None:
-            bar.update(1)
-        if on_row is not None:
-            on_row(_row(tasks[index], summary))
+        for row in rows_of[index]:
+            results[row] = summary
+            if bar is not None:
+                bar.update(1)
+            if on_row is not None:
+                on_row(_row(tasks[row], summary))
 
     try:
         if client is not None:
-            _run_dask(client, tasks, warmup_s, wear, done)
-        elif workers == 1 or len(tasks) == 1:
-            for task in tasks:
+            _run_dask(client, runs, warmup_s, wear, done)
+        elif workers == 1 or len(runs) == 1:
+            for task in runs:
                 done(*_run_task(task, warmup_s, wear))
         else:
-            _run_local(ctx, tasks, min(workers, len(tasks)), warmup_s, wear, done)
+            _run_local(ctx, runs, min(workers, len(runs)), warmup_s, wear, done)
     except KeyboardInterrupt:
         warnings.warn(
             f"sweep interrupted: {len(results)} of {len(tasks)} runs finished; "

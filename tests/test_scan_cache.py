@@ -75,7 +75,7 @@ class Pool:
         pool.lru_add(self.fr, self.inst, 0, f, old, RATIO)
 
     def make_young(self, f):
-        pool.make_young(self.fr, self.frl, self.inst, 0, f, RATIO)
+        pool.make_young(self.fr, self.inst, 0, f, RATIO)
 
     def dirty(self, f):
         if self.frl[f, L.L_OLDEST] == 0:

@@ -191,6 +191,30 @@ def test_by_config_averages_the_seeds(serial):
     assert means["tps_mean"][0] == pytest.approx(first["tps_mean"].mean())
 
 
+def test_points_the_server_runs_alike_are_simulated_once(monkeypatch):
+    # io_capacity 400 and 2000 above io_capacity_max 300 are both lowered to 300 at startup
+    grid = {"innodb_io_capacity": [300, 400, 2000], "innodb_io_capacity_max": [300, 3000]}
+    calls = []
+    run_task = SWEEP._run_task
+    monkeypatch.setattr(SWEEP, "_run_task", lambda *a: calls.append(a[0].index) or run_task(*a))
+    table = fs.sweep(BASE, grid, workers=1, progress=False)
+    assert table.height == 6
+    assert len(calls) == 4  # (300, 300), (300, 3000), (400, 3000), (2000, 3000)
+    lowered = table.filter(pl.col("innodb_io_capacity_max") == 300)
+    assert lowered["innodb_io_capacity"].to_list() == [300, 400, 2000]
+    assert lowered.select(list(SUMMARY_COLUMNS)).n_unique() == 1
+    assert lowered["adjustments"].to_list()[0] == ""
+    assert "Setting innodb_io_capacity to 300" in lowered["adjustments"].to_list()[1]
+    # and each one is the run it stands for
+    alone = fs.sweep(
+        BASE,
+        {"innodb_io_capacity": [2000], "innodb_io_capacity_max": [300]},
+        workers=1,
+        progress=False,
+    )
+    assert alone.select(list(SUMMARY_COLUMNS)).equals(lowered.select(list(SUMMARY_COLUMNS)).head(1))
+
+
 # ---------------------------------------------------------------- interrupts
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_interrupt_keeps_the_finished_rows(workers):

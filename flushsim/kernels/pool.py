@@ -241,10 +241,11 @@ def lru_remove(fr, inst, i, f, ratio):
 
 
 @njit(cache=True, _nrt=False)
-def make_young(fr, frl, inst, i, f, ratio):
+def make_young(fr, inst, i, f, ratio):
     """buf_LRU_make_block_young: move f to the LRU head."""
-    if not replaceable(fr, frl, f):  # only such frames can be in the scan cache
-        scan_cut(inst, i, f, fr[f, F_PREV])
+    # a look through the scan cache (in cache, <= 100 entries) is cheaper than a look at
+    # whether f is replaceable (frl's row of f, often a cache miss) to skip it
+    scan_cut(inst, i, f, fr[f, F_PREV])
     scan_cache_unlink(fr, inst, i, f)
     lru_remove(fr, inst, i, f, ratio)
     lru_add(fr, inst, i, f, False, ratio)

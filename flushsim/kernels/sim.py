@@ -784,7 +784,7 @@ def access_page(
         s = t // 1_000_000
         if r == 1:
             was_old = fr[f, F_LRU] == LRU_OLD
-            make_young(fr, frl, inst, i, f, ratio)
+            make_young(fr, inst, i, f, ratio)
             if was_old and s < out.shape[0]:
                 out[s, C_YOUNG] += 1
         elif r == -1 and s < out.shape[0]:
