@@ -183,6 +183,7 @@ def series_frame(out: np.ndarray, hist: np.ndarray, engine: str = "mysql-8.0") -
     """The per-second table of a run, from the kernel's raw arrays."""
     out = out.copy()
     c = layout.COL
+    # the kernel sums microseconds (kernels/io.py _count_io): iostat's units per second
     with np.errstate(invalid="ignore", divide="ignore"):
         for await_col, n_col in (
             ("r_await_ms", "r_s"),
@@ -190,8 +191,9 @@ def series_frame(out: np.ndarray, hist: np.ndarray, engine: str = "mysql-8.0") -
             ("sim_fsync_latency_ms", "sim_fsyncs"),
         ):
             n = out[:, c[n_col]]
-            out[:, c[await_col]] = np.where(n > 0, out[:, c[await_col]] / n, 0.0)
-    out[:, c["util_pct"]] = np.minimum(out[:, c["util_pct"]], 100.0)
+            out[:, c[await_col]] = np.where(n > 0, out[:, c[await_col]] / 1000.0 / n, 0.0)
+    out[:, c["aqu_sz"]] /= 1e6  # us of I/O in flight per second of time
+    out[:, c["util_pct"]] = np.minimum(out[:, c["util_pct"]] / 1e4, 100.0)  # busy us -> %
     data = {}
     for name in layout.COLUMNS:
         col = out[:, c[name]]
@@ -270,6 +272,26 @@ def simulate(
         from .kernels.sim import simulate_kernel
     else:
         from .kernels.reference import simulate_kernel
-    out, hist = simulate_kernel(*inputs.args())
+    try:
+        out, hist = simulate_kernel(*inputs.args())
+    except SystemError as exc:
+        if _interrupted(exc):
+            raise KeyboardInterrupt from None
+        raise
     series = series_frame(out, hist, scenario.engine)
     return Run(scenario=scenario, series=series, latency_hist=hist, kernel=kernel)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Was this SystemError a Ctrl-C during the kernel?
+
+    Python runs the SIGINT handler in the first Python code after the (nogil) kernel returns:
+    numba's unpickling of its result, which turns the KeyboardInterrupt into a SystemError.
+    """
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False

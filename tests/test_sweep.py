@@ -234,6 +234,31 @@ def test_an_interrupt_keeps_the_finished_rows(workers):
     assert sorted(table["tps_mean"].to_list()) == sorted(r["tps_mean"] for r in seen)
 
 
+def test_ctrl_c_during_a_kernel_is_a_keyboard_interrupt(monkeypatch):
+    # SIGINT's handler runs in numba's unpickling of the result, which wraps the
+    # KeyboardInterrupt in SystemErrors: the chain the CLI's Ctrl-C test once met
+    from flushsim.kernels import sim
+
+    def interrupted(*_args):
+        try:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as ki:
+                raise SystemError("_numba_unpickle returned a result with an exception set") from ki
+        except SystemError as inner:
+            raise SystemError("CPUDispatcher returned a result with an exception set") from inner
+
+    def broken(*_args):
+        raise SystemError("something else")
+
+    monkeypatch.setattr(sim, "simulate_kernel", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        fs.simulate(BASE)
+    monkeypatch.setattr(sim, "simulate_kernel", broken)
+    with pytest.raises(SystemError, match="something else"):
+        fs.simulate(BASE)
+
+
 def test_ctrl_c_on_the_command_line_writes_what_finished(tmp_path):
     out = tmp_path / "sweep.csv"
     proc = subprocess.Popen(

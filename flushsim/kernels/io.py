@@ -155,19 +155,23 @@ def _behind_stream(g, knobs, start):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _count_io(out, s, is_write, nbytes, resp_us, service):
-    """Iostat's figures for one I/O submitted in second s (await and aqu_sz as sums)."""
+    """Iostat's figures for one I/O submitted in second s.
+
+    Await, aqu_sz and util are sums of microseconds here, which series_frame turns into
+    iostat's units: no division per I/O.
+    """
     if s < 0:
         return
     if is_write:
         out[s, C_W_S] += 1
         out[s, C_WKB] += nbytes / 1024.0
-        out[s, C_W_AWAIT] += resp_us / 1000.0  # a sum until series_frame divides it
+        out[s, C_W_AWAIT] += resp_us
     else:
         out[s, C_R_S] += 1
         out[s, C_RKB] += nbytes / 1024.0
-        out[s, C_R_AWAIT] += resp_us / 1000.0
-    out[s, C_AQU] += resp_us / 1e6
-    out[s, C_UTIL] += service / 1e4
+        out[s, C_R_AWAIT] += resp_us
+    out[s, C_AQU] += resp_us
+    out[s, C_UTIL] += service
 
 
 @njit(cache=True, _nrt=False)
@@ -339,7 +343,7 @@ def fsync(g, knobs, out, now, kind):
     done = start + int(knobs[K_DEV_FSYNC] + 0.5)
     if s >= 0:
         out[s, C_FSYNCS] += 1
-        out[s, C_FSYNC_LAT] += (done - now) / 1000.0
+        out[s, C_FSYNC_LAT] += done - now  # us: series_frame makes it ms per fsync
     return done
 
 

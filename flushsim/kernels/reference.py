@@ -235,17 +235,17 @@ class ReferenceSim(MariaDBMixin):
         return start
 
     def count_io(self, t: int, is_write: bool, nbytes: int, resp: int, service: int) -> None:
-        """Iostat's figures for one I/O submitted at t (await and aqu_sz as sums)."""
+        """Iostat's figures for one I/O submitted at t (await, aqu_sz, util: sums of us)."""
         if is_write:
             self.count(t, L.C_W_S)
             self.count(t, L.C_WKB, nbytes / 1024.0)
-            self.count(t, L.C_W_AWAIT, resp / 1000.0)
+            self.count(t, L.C_W_AWAIT, resp)
         else:
             self.count(t, L.C_R_S)
             self.count(t, L.C_RKB, nbytes / 1024.0)
-            self.count(t, L.C_R_AWAIT, resp / 1000.0)
-        self.count(t, L.C_AQU, resp / 1e6)
-        self.count(t, L.C_UTIL, service / 1e4)
+            self.count(t, L.C_R_AWAIT, resp)
+        self.count(t, L.C_AQU, resp)
+        self.count(t, L.C_UTIL, service)
 
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
         service = self.service(nbytes)
@@ -372,7 +372,7 @@ class ReferenceSim(MariaDBMixin):
             self.count(now, L.C_JBD_FORCED)
         done = start + int(self.k.device_fsync_latency_us + 0.5)
         self.count(now, L.C_FSYNCS)
-        self.count(now, L.C_FSYNC_LAT, (done - now) / 1000.0)
+        self.count(now, L.C_FSYNC_LAT, done - now)
         return done
 
     # ------------------------------------------------------------------ LRU list (buf0lru.cc)
