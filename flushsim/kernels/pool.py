@@ -243,8 +243,8 @@ def lru_remove(fr, inst, i, f, ratio):
 @njit(cache=True, _nrt=False)
 def make_young(fr, inst, i, f, ratio):
     """buf_LRU_make_block_young: move f to the LRU head."""
-    # a look through the scan cache (in cache, <= 100 entries) is cheaper than a look at
-    # whether f is replaceable (frl's row of f, often a cache miss) to skip it
+    # looking through the scan cache (<= 100 entries, in the CPU cache) costs less than
+    # ruling f out as replaceable first (frl's row of f: often a cache miss)
     scan_cut(inst, i, f, fr[f, F_PREV])
     scan_cache_unlink(fr, inst, i, f)
     lru_remove(fr, inst, i, f, ratio)
