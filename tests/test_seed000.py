@@ -48,6 +48,16 @@ def test_user_threads_flush_single_pages():
     assert settled(run("seed000-stall"))["sim_single_page_flushes"].sum() > 0
 
 
+def test_a_waiting_thread_counts_at_most_a_second_of_waiting_in_each_second():
+    # one thread whose free-page waits last seconds: each second gets its share of a wait
+    # (it once got the whole wait in the second the wait ended: up to 5.5 s a second)
+    r = run("seed000-stall")
+    threads = r.scenario["threads"]
+    waits = r.series["sim_free_wait_ms"]
+    assert waits.max() <= 1000 * threads + 1e-6
+    assert waits.filter(waits > 900 * threads).len() > 0  # whole seconds spent waiting
+
+
 def test_w_await_climbs_to_tens_of_milliseconds():
     stall = settled(run("seed000-stall"))["w_await_ms"].max()
     assert 20 <= stall <= 500

@@ -217,6 +217,14 @@ class ReferenceSim(MariaDBMixin):
         if s < self.seconds:
             self.out[s, column] += value
 
+    def count_wait(self, column: int, a: int, b: int) -> None:
+        """A thread's wait from a to b (us), in ms, shared among the seconds it spans."""
+        s = a // 1_000_000
+        while a < b and s < self.seconds:
+            end = min(b, (s + 1) * 1_000_000)
+            self.out[s, column] += (end - a) / 1000.0
+            a, s = end, s + 1
+
     def old_ratio(self) -> int:
         return int(self.k.innodb_old_blocks_pct) * L.BUF_LRU_OLD_RATIO_DIV // 100
 
@@ -858,8 +866,7 @@ class ReferenceSim(MariaDBMixin):
         t0 = t
         for k in range(L.FREE_BLOCK_MAX_ITERATIONS):
             if inst.free:
-                if t > t0:
-                    self.count(t, L.C_FREE_WAIT_MS, (t - t0) / 1000.0)
+                self.count_wait(L.C_FREE_WAIT_MS, t0, t)
                 return inst.free.pop(), t
             freed = False
             if inst.try_lru_scan or k > 0:
@@ -969,7 +976,7 @@ class ReferenceSim(MariaDBMixin):
                 if self.ma_wait > 0:
                     w, self.ma_wait = self.ma_wait, 0
                     th["pending"] = (page, is_write)
-                    self.count(t, L.C_FREE_WAIT_MS, (w - t) / 1000.0)
+                    self.count_wait(L.C_FREE_WAIT_MS, t, w)
                     return w
                 th.update(rows_left=0, rows_done=0)
                 return t + L.REDO_WAIT_POLL_US

@@ -409,6 +409,21 @@ def heap_fix(heap, pos, times, e):
 # ---------------------------------------------------------------- free pages
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def add_wait(out, col, a, b):
+    """Add a thread's wait from a to b (us) to column `col` (ms), each second its own share.
+
+    A wait of 3 s shows as 1,000 ms in each second it spans, not 3,000 ms in one: a column of
+    waits is then at most 1,000 ms a second for each waiting thread.
+    """
+    s = a // 1_000_000
+    while a < b and s < out.shape[0]:
+        end = min(b, (s + 1) * 1_000_000)
+        out[s, col] += (end - a) / 1000.0
+        a = end
+        s += 1
+
+
 @njit(cache=True, _nrt=False)
 def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
     """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail.
@@ -534,9 +549,7 @@ def get_free_block(
     while k < FREE_BLOCK_MAX_ITERATIONS:
         f = free_pop(fr, frl, inst, i)
         if f != NIL:
-            s = t // 1_000_000
-            if t > t0 and s < out.shape[0]:
-                out[s, C_FREE_WAIT_MS] += (t - t0) / 1000.0
+            add_wait(out, C_FREE_WAIT_MS, t0, t)
             return f, t
         freed = False
         if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
@@ -914,9 +927,7 @@ def run_step(
                 g[G_MA_WAIT] = 0
                 th[e, TH_PENDING] = page + 1
                 th[e, TH_PENDING_WRITE] = 1 if is_write else 0
-                s = t // 1_000_000
-                if s < out.shape[0]:
-                    out[s, C_FREE_WAIT_MS] += (w - t) / 1000.0
+                add_wait(out, C_FREE_WAIT_MS, t, w)
                 return w
             # no free block after many tries: give the transaction up and retry later
             th[e, TH_ROWS_LEFT] = 0
