@@ -354,7 +354,7 @@ def sweep(
             _run_local(ctx, runs, min(workers, len(runs)), warmup_s, wear, done)
     except KeyboardInterrupt:
         warnings.warn(
-            f"sweep interrupted: {len(results)} of {len(tasks)} runs finished; "
+            f"sweep interrupted: {len(results)} of {len(tasks)} rows finished; "
             "returning those rows",
             RuntimeWarning,
             stacklevel=2,

@@ -225,7 +225,7 @@ def test_an_interrupt_keeps_the_finished_rows(workers):
         if len(seen) == 2:
             raise KeyboardInterrupt
 
-    with pytest.warns(RuntimeWarning, match=r"interrupted: 2 of 8 runs finished"):
+    with pytest.warns(RuntimeWarning, match=r"interrupted: 2 of 8 rows finished"):
         table = fs.sweep(
             BASE, GRID, seeds=2, workers=workers, progress=False, on_row=stop_after_two
         )
