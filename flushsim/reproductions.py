@@ -629,7 +629,8 @@ def seed003_table(
     1024/2048 at least 2 % above 32 with a CV at most 0.8 times 32's; 4096 within 5 % of
     that throughput and within 0.05 of 2048's CV; on 10.11 every size within 0.5 % and 0.01
     of the 32-page run, with no page written by a user thread's LRU batch. flushsim does not
-    reproduce the 1K/2K collapse nor the flat jitter beyond 2048: those rows read False.
+    reproduce the 1K/2K collapse, 12K/24K's higher mean, nor the flat jitter beyond 2048: those
+    rows read False.
     Throughput is sim_tps (transactions/s), jitter the CV of its per-second values, both
     measured from `warm_up_s` on (`seed003_stats`).
 
@@ -1377,7 +1378,7 @@ def seed000_table(runs: Mapping[str, Run], warm_up_s: int = SEED000_WARM_UP_S) -
     have: avgqu-sz ±50 %, %util ±5 points, wkB/s ±10 %, w/s ±25 %, r_await no higher than
     without the neighbour, and O_DIRECT's journal commits (at most one a second). flushsim does
     not reproduce w/s (the neighbour's writeback goes out in 512 KiB requests, the article's in
-    16 KiB ones) nor the fix's end of the stall: those rows read False.
+    16 KiB ones): that row reads False.
 
     Args:
         runs: {label: run} with at least "stall", "no neighbour", "O_DIRECT" and "fix" (see
@@ -1532,13 +1533,9 @@ def seed000_table(runs: Mapping[str, Run], warm_up_s: int = SEED000_WARM_UP_S) -
     )
 
 
-SEED000_NOT_REPRODUCED = (
-    "iostat w/s in the stall",
-    "the fix: worst transaction",
-    "the fix: seconds without a commit",
-)
-"""Starts of the seed 000 rows flushsim does not reproduce (tests/test_seed000.py's xfail, and
-w/s: the neighbour's writeback requests are 512 KiB in flushsim, 16 KiB in the article)."""
+SEED000_NOT_REPRODUCED = ("iostat w/s in the stall",)
+"""Starts of the seed 000 rows flushsim does not reproduce (w/s: the neighbour's writeback
+requests are 512 KiB in flushsim, 16 KiB in the article)."""
 
 
 # ------------------------------------------------------------------------------------ seed 002

@@ -105,12 +105,12 @@ def test_dirty_pages_reach_max_dirty_pages_pct_at_1k(low):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "no collapse: at 1K/2K flushsim holds 41,800 trx/s (CV 0.02, worst second 38,900 = 34 % "
-        "of the 112,800 cold-pool peak) with 97-99 % of the pool dirty; the article has 100-500. "
+        "no collapse: at 1K/2K flushsim holds 47,900 trx/s (CV 0.02, worst second 46,000 = 41 % "
+        "of the 112,900 cold-pool peak) with 99-100 % of the pool dirty; the article has 100-500. "
         "Nothing in the model throttles user threads at innodb_max_dirty_pages_pct: once the free "
-        "list is empty they run innodb_lru_flush_size batches (16,100 pages/s) plus the page "
-        "cleaner's LRU passes (MDEV-33053, modelled for the whole 10.6 engine; 10.6.3 had none), "
-        "and LRU writes ignore io_capacity. What made 10.6.3 stall (its older "
+        "list is empty the page cleaner's LRU passes (MDEV-33053, modelled for the whole 10.6 "
+        "engine; 10.6.3 had none) write 24,000 pages/s, user threads' own innodb_lru_flush_size "
+        "batches 140, and LRU writes ignore io_capacity. What made 10.6.3 stall (its older "
         "buf_LRU_get_free_block / buf_flush_LRU path) is not in the model (innodb-flushing.md 3.3: "
         "older buf0flu.cc unverified). Same with a 95K or 130K IOPS device and a 256M pool."
     ),
@@ -123,6 +123,19 @@ def test_throughput_collapses_at_1k_when_dirty_pages_hit_the_threshold(low):
     assert at_threshold.min() <= 0.05 * peak, (mean, cv, worst, peak)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "12K/24K is 7.6 % below 1K/2K (44,300 against 47,900 trx/s), not above: with the pool "
+        "past innodb_max_dirty_pages_pct in both, free pages come from the page cleaner's LRU "
+        "passes of up to innodb_io_capacity_max pages (about 24,000 pages/s in both). At 24K a "
+        "pass is written in one burst and its frames are freed only as the writes complete, so "
+        "throughput swings (CV 0.25) around a lower mean; at 2K the passes are small and "
+        "steady (CV 0.02). io_capacity itself only sizes flush-list batches, which the LRU "
+        "writes outrun. The article's 1K/2K collapsed (see above), which flushsim does not "
+        "reproduce either."
+    ),
+)
 def test_12k_is_higher_on_average_than_1k(low, sweep):
     at_1k, at_12k = stats(low)[0], stats(sweep[32])[0]
     assert at_12k >= 1.02 * at_1k, (at_1k, at_12k)
@@ -147,13 +160,13 @@ def test_lru_flush_size_raises_throughput_up_to_1024_2048_then_flattens(sweep):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "jitter falls but does not flatten: CV of per-second tps 0.370 (32), 0.337 (512), 0.294 "
-        "(1024), 0.193 (2048), 0.081 (4096); it falls as much from 2048 to 4096 (0.11) as from "
-        "1024 to 2048, where the article sees no further gain. In the model a user batch ends at "
+        "jitter falls but does not flatten: CV of per-second tps 0.252 (32), 0.205 (512), 0.221 "
+        "(1024), 0.157 (2048), 0.039 (4096); it falls more from 2048 to 4096 (0.12) than from "
+        "32 to 2048, where the article sees no further gain. In the model a user batch ends at "
         "innodb_lru_scan_depth (1536) free pages or innodb_lru_flush_size pages freed, and the "
         "swings come from the page cleaner's LRU passes of up to innodb_io_capacity_max = 24,000 "
         "pages, written ahead of the clock and freed only on completion; only from 2048 do user "
-        "batches (17,000-19,600 pages/s) take over from them. The article's 10.6.3 "
+        "batches (18,000-23,000 pages/s) take over from them. The article's 10.6.3 "
         "cleaner did no LRU flushing, so its batch sizes were the only lever."
     ),
 )

@@ -25,7 +25,17 @@ import math
 from numba import njit
 
 from .hints import prefetch2
-from .io import fsync, ring_peek_done, ring_pop, ring_push, ring_stage, ring_staged, submit
+from .io import (
+    dio_serialised,
+    fsync,
+    place_locks,
+    ring_peek_done,
+    ring_pop,
+    ring_push,
+    ring_stage,
+    ring_staged,
+    submit,
+)
 from .layout import (
     C_ADAPTIVE,
     C_AVG_LSN,
@@ -54,6 +64,7 @@ from .layout import (
     G_AF_PREV_TIME,
     G_AF_SUM_PAGES,
     G_CKPT,
+    G_DEV_BUSY,
     G_LSN,
     G_PC_ACTIVE,
     G_PC_EVENT,
@@ -96,7 +107,7 @@ from .layout import (
     K_PAGE_SIZE,
     K_REDO_CAP,
     K_THREAD_CONC,
-    L_IO_DONE,
+    L_IO_LATCH,
     L_OLDEST,
     NIL,
     ON_FREE,
@@ -161,6 +172,9 @@ def write_complete(fr, frl, inst, page_frame, knobs, f):
 @njit(cache=True, _nrt=False)
 def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t):
     """Apply every write completion due by time t (us)."""
+    if dio_serialised(knobs):
+        # writes no read has met yet take the inode lock first: it may delay them
+        place_locks(g, knobs, ring_done, t)
     while True:
         d = ring_peek_done(g, ring_done)
         if d < 0 or d > t:
@@ -184,6 +198,11 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t)
     while k < n:
         m = min(chunk, n - k)
         start = cursor
+        # The thread latches a chunk's pages as it fills the doublewrite buffer, just before
+        # writing it. Batches are dispatched whole, ahead of the clock, and queue one behind
+        # another in the write FIFO (other page cleaners', or this thread's earlier chunks): a
+        # chunk is latched when the FIFO reaches it, not when its batch was chosen.
+        latch = max(cursor, g[G_DEV_BUSY])
         if dblwr == 1:
             # one sequential write of the whole buffer, then fsync of the doublewrite file
             d = submit(g, knobs, out, cursor, m * page, True)
@@ -202,7 +221,7 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t)
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
             done = submit(g, knobs, out, start, page, True)
-            frl[f, L_IO_DONE] = done
+            frl[f, L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
         if last > inst[i, I_PEND_DONE]:

@@ -51,10 +51,10 @@ The filesystem and a neighbour process (issue 4; seed 000):
   Fixed from 5.5 with dioread_nolock and from 5.6 by default (dioread_nolock became the
   default). flushsim keeps one lock for the whole table (one .ibd file, sysbench --tables=1).
   The page cleaner dispatches its writes ahead of the clock, so the lock is placed lazily, in
-  time order as reads arrive (`read_data_page`): each page write takes it once the reads
-  submitted before it are done, and a read arriving before that waits. The writes' own
-  device timing is not delayed (they are asynchronous), and single-page flush writes do not
-  take part. The wait happens before the block layer, so iostat's r_await does not show it.
+  time order as reads arrive or writes complete (`place_locks`): each page write takes it
+  once the reads submitted before it are done, and completes that much later; a read
+  arriving before that waits. The write's device time stays where it was queued (the
+  device does not idle for it), and single-page flush writes do not take part. The wait happens before the block layer, so iostat's r_await does not show it.
   Reads under fsync and O_DSYNC go through the page cache but are assumed to miss it (seed 002
   limited the page cache with a cgroup), so they cost a device read like a direct one.
 - On ext4 (data=ordered, the default; dioread_nolock does not change it) an fsync of a file
@@ -203,12 +203,17 @@ def submit_sync_write(g, knobs, out, now, nbytes):
 
     It has its own FIFO, like a read: the page writes queued ahead of it are asynchronous and,
     on a multi-queue device, do not make it wait for all of them; it takes device time from
-    them (they are pushed back). Behind the neighbour's writeback it waits like any write.
+    the page writes queued at `now` (they are pushed back), from none if none is. Behind the
+    neighbour's writeback it waits like any write.
     """
     service = _service(knobs, nbytes)
     start = _behind_stream(g, knobs, max(now, g[G_LOG_BUSY]))
     g[G_LOG_BUSY] = start + service
-    g[G_DEV_BUSY] = max(g[G_DEV_BUSY], now) + service
+    if g[G_DEV_BUSY] > now:
+        # not max(busy, now) + service: `now` is often ahead of the clock (a journal commit
+        # block goes out after seconds of the neighbour's writeback), and moving the page-write
+        # FIFO up to it would hold up every page write submitted meanwhile
+        g[G_DEV_BUSY] += service
     if g[G_WB_END] > now:
         g[G_WB_END] += service
     done = start + service + int(knobs[K_DEV_WLAT] + 0.5)
@@ -230,29 +235,43 @@ def dio_serialised(knobs):
 
 
 @njit(cache=True, _nrt=False)
-def read_data_page(g, knobs, out, ring_done, now, nbytes):
-    """Read a data page (the .ibd file) at `now` (us); returns its completion time (us).
+def place_locks(g, knobs, ring_done, now):
+    """Let the page writes in flight that started by `now` (us) take the inode lock, in order.
 
-    Same as `submit` unless dio_serialised. Then the page writes in flight (the completion
-    ring, in start order) take the inode lock one by one, in time order as reads arrive: a write
-    that started at `took` gets the lock when the reads submitted before it are done,
-    max(took, latest read completion), and a read arriving before the latest such moment waits
-    for it. Reads and writes so alternate, each write costing the reads one read time.
+    Only when dio_serialised. A write that started at `took` gets the lock when the reads
+    submitted before it are done, max(took, latest read completion), and only then reaches the
+    device: its completion moves as late (its device time stays where it was queued). The ring
+    stays in completion order: lock times only grow.
     """
-    if not dio_serialised(knobs):
-        return submit(g, knobs, out, now, nbytes, False)
     back = _service(knobs, int(knobs[K_PAGE_SIZE])) + int(knobs[K_DEV_WLAT] + 0.5)
     cap = ring_done.shape[0]
     idx = max(g[G_LOCK_IDX], g[G_RING_HEAD])
     while idx < g[G_RING_TAIL]:
-        took = ring_done[idx % cap] - back  # the write's device start: done less its own time
+        j = idx % cap
+        took = ring_done[j] - back  # the write's device start: done less its own time
         if took > now:
             break
         lock = max(took, g[G_RD_DONE_MAX])
         if lock > g[G_LOCK_LAST]:
             g[G_LOCK_LAST] = lock
+        if lock > took:
+            ring_done[j] = lock + back
         idx += 1
     g[G_LOCK_IDX] = idx
+
+
+@njit(cache=True, _nrt=False)
+def read_data_page(g, knobs, out, ring_done, now, nbytes):
+    """Read a data page (the .ibd file) at `now` (us); returns its completion time (us).
+
+    Same as `submit` unless dio_serialised. Then the page writes that started by now take the
+    inode lock first (`place_locks`), and a read arriving before the latest writer has it waits
+    for it (a writer waiting for an rwsem holds off new readers). Reads and writes so alternate:
+    each write waits for the reads before it, the reads behind it wait for that.
+    """
+    if not dio_serialised(knobs):
+        return submit(g, knobs, out, now, nbytes, False)
+    place_locks(g, knobs, ring_done, now)
     t = max(now, g[G_LOCK_LAST])
     s = _second(out, now)
     if t > now and s >= 0:
@@ -407,6 +426,16 @@ def ring_peek_done(g, ring_done):
     if g[G_RING_HEAD] == g[G_RING_TAIL]:
         return -1
     return ring_done[g[G_RING_HEAD] % ring_done.shape[0]]
+
+
+@njit(cache=True, _nrt=False)
+def ring_done_of(g, ring_frame, ring_done, f):
+    """Completion time (us) of frame f's write in flight, or -1 if f has none (a rare walk)."""
+    cap = ring_frame.shape[0]
+    for idx in range(g[G_RING_HEAD], g[G_RING_TAIL]):
+        if ring_frame[idx % cap] == f:
+            return ring_done[idx % cap]
+    return -1
 
 
 @njit(cache=True, _nrt=False)

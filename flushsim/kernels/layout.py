@@ -30,7 +30,7 @@ LRU_OLD = 2
 
 # frame fields (int64 rows)
 L_OLDEST = 0  # oldest_modification LSN, 0 if clean
-L_IO_DONE = 1  # completion time (us) of the write in flight
+L_IO_LATCH = 1  # when the write in flight latched the page: its doublewrite chunk's start (us)
 N_FRAME_I64 = 2
 
 IO_NONE = 0
@@ -127,7 +127,8 @@ G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy u
 G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base + k * 1e9 / rate
 G_PACE_K = 53  # the next start's k
 G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
-N_G = 55
+G_IO_WAIT = 55  # set by a user thread that must wait for a page's write: until (us)
+N_G = 56
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
 # rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).

@@ -66,7 +66,7 @@ class Frame:
     access_ms: int = 0
     freed_clock: int = 0
     oldest_modification: int = 0
-    io_done: int = 0
+    io_latch: int = 0  # when the flushing thread latched the page for its write (us)
 
 
 @dataclass(eq=False)
@@ -162,6 +162,7 @@ class ReferenceSim(MariaDBMixin):
         self.lock_idx = 0
         self.lock_last = 0
         self.rd_done_max = 0
+        self.io_wait = 0  # an update waits for its page's write until (us)
         # redo log flushes (io.log_flush)
         self.log_flush_lsn = L.LOG_START_LSN
         self.log_flush_start = 0
@@ -282,20 +283,28 @@ class ReferenceSim(MariaDBMixin):
             return False
         return not (fs == L.FS_EXT4_NOLOCK and k >= 505)
 
-    def read_data_page(self, now: int, nbytes: int) -> int:
-        """A data-page read; page writes take the inode lock first when dio_serialised."""
-        if not self.dio_serialised():
-            return self.submit(now, nbytes, False)
+    def place_locks(self, now: int) -> None:
+        """Page writes that started by `now` take the inode lock, in order; it may delay them."""
         back = self.service(int(self.k.innodb_page_size))
         back += int(self.k.device_write_latency_us + 0.5)
         idx = max(self.lock_idx, self.writes_popped)
         while idx < self.writes_pushed:
-            took = self.writes_in_flight[idx - self.writes_popped][0] - back
+            done, f = self.writes_in_flight[idx - self.writes_popped]
+            took = done - back
             if took > now:
                 break
-            self.lock_last = max(self.lock_last, max(took, self.rd_done_max))
+            lock = max(took, self.rd_done_max)
+            self.lock_last = max(self.lock_last, lock)
+            if lock > took:
+                self.writes_in_flight[idx - self.writes_popped] = (lock + back, f)
             idx += 1
         self.lock_idx = idx
+
+    def read_data_page(self, now: int, nbytes: int) -> int:
+        """A data-page read; page writes take the inode lock first when dio_serialised."""
+        if not self.dio_serialised():
+            return self.submit(now, nbytes, False)
+        self.place_locks(now)
         t = max(now, self.lock_last)
         if t > now:
             self.count(now, L.C_DIO_WAIT, (t - now) / 1000.0)
@@ -308,7 +317,8 @@ class ReferenceSim(MariaDBMixin):
         service = self.service(nbytes)
         start = self.behind_stream(max(now, self.log_busy))
         self.log_busy = start + service
-        self.dev_busy_write = max(self.dev_busy_write, now) + service
+        if self.dev_busy_write > now:
+            self.dev_busy_write += service  # pushes back only page writes queued at `now`
         if self.wb_end > now:
             self.wb_end += service
         done = start + service + int(self.k.device_write_latency_us + 0.5)
@@ -533,6 +543,8 @@ class ReferenceSim(MariaDBMixin):
             inst.pending_list -= 1
 
     def complete_writes(self, t: int) -> None:
+        if self.dio_serialised():
+            self.place_locks(t)
         while self.writes_in_flight and self.writes_in_flight[0][0] <= t:
             _, f = self.writes_in_flight.popleft()
             self.writes_popped += 1
@@ -547,6 +559,7 @@ class ReferenceSim(MariaDBMixin):
         for k in range(0, len(batch), chunk):
             part = batch[k : k + chunk]
             start = cursor
+            latch = max(cursor, self.dev_busy_write)  # when the write FIFO reaches the chunk
             if dblwr != 0:
                 nbytes = len(part) * page if dblwr == 1 else 4096  # DETECT_ONLY: metadata
                 start = self.fsync(self.submit(cursor, nbytes, True), L.FILE_DBLWR)
@@ -555,7 +568,7 @@ class ReferenceSim(MariaDBMixin):
             last = start
             for f in part:
                 done = self.submit(start, page, True)
-                f.io_done = done
+                f.io_latch = latch
                 self.writes_in_flight.append((done, f))
                 self.writes_pushed += 1
                 last = done
@@ -905,10 +918,16 @@ class ReferenceSim(MariaDBMixin):
                 if self.buf_page_peek_if_too_old(inst, f, t // 1000) == -1:
                     self.count(t, L.C_NOT_YOUNG)
                 break
-            if is_write and f.io != L.IO_NONE:
-                t = max(t, f.io_done)  # an update waits for the page's write
-                self.complete_writes(t)
-                continue
+            if is_write and f.io != L.IO_NONE and f.io_latch <= t:
+                # the page is latched for its write: the thread sleeps until it completes
+                d = next((done for done, g in self.writes_in_flight if g is f), -1)
+                if d > t:
+                    self.io_wait = d
+                    self.count(t, L.C_READ_REQ, -1)  # counted again when the thread retries
+                    return -1
+                if d >= 0:
+                    self.complete_writes(t)
+                    continue
             if f.access_ms == 0:
                 f.access_ms = max(1, t // 1000)
             verdict = self.buf_page_peek_if_too_old(inst, f, t // 1000)
@@ -973,6 +992,10 @@ class ReferenceSim(MariaDBMixin):
                     return local
             local = self.buf_page_get(page, is_write, local)
             if local < 0:
+                if self.io_wait > 0:
+                    w, self.io_wait = self.io_wait, 0
+                    th["pending"] = (page, is_write)
+                    return w
                 if self.ma_wait > 0:
                     w, self.ma_wait = self.ma_wait, 0
                     th["pending"] = (page, is_write)

@@ -21,7 +21,15 @@ from numba import njit
 
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
 from .hints import prefetch1, prefetch2
-from .io import fsync, log_flush, periodic_commit, read_data_page, ring_peek_done, submit
+from .io import (
+    fsync,
+    log_flush,
+    periodic_commit,
+    read_data_page,
+    ring_done_of,
+    ring_peek_done,
+    submit,
+)
 from .layout import (
     BUF_LRU_SEARCH_SCAN_THRESHOLD,
     C_AGE_ASYNC,
@@ -65,6 +73,7 @@ from .layout import (
     G_ACTIVITY,
     G_CKPT,
     G_END,
+    G_IO_WAIT,
     G_LOG_FLUSH_LSN,
     G_LSN,
     G_MA_ASYNC_LSN,
@@ -136,7 +145,7 @@ from .layout import (
     K_TRX_RATE,
     K_WORKLOAD,
     K_WRITE_PCT,
-    L_IO_DONE,
+    L_IO_LATCH,
     L_OLDEST,
     LOG_START_LSN,
     LRU_OLD,
@@ -785,12 +794,21 @@ def access_page(
                 if s < out.shape[0]:
                     out[s, C_NOT_YOUNG] += 1
             break
-        if is_write and fr[f, F_IO] != IO_NONE:
-            # The page is being written (SX-latched): an update waits for the write.
-            if frl[f, L_IO_DONE] > t:
-                t = frl[f, L_IO_DONE]
-            complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
-            continue
+        if is_write and fr[f, F_IO] != IO_NONE and frl[f, L_IO_LATCH] <= t:
+            # The flushing thread holds the page SX-latched from the moment it put it in a
+            # doublewrite chunk until its write completes: an update waits for that write. A
+            # page of the batch not yet reached is not latched (and its write includes the
+            # update). The thread sleeps (run_step): completing writes here, ahead of the
+            # clock, would hand their frames to other threads early.
+            d = ring_done_of(g, ring_frame, ring_done, f)
+            if d > t:
+                g[G_IO_WAIT] = d
+                if s < out.shape[0]:
+                    out[s, C_READ_REQ] -= 1  # counted again when the thread retries
+                return -1
+            if d >= 0:
+                complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
+                continue
         if fr[f, F_ACCESS_MS] == 0:
             fr[f, F_ACCESS_MS] = max(1, t // 1000)
         r = peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio)
@@ -921,6 +939,13 @@ def run_step(
             local,
         )
         if local < 0:
+            if g[G_IO_WAIT] > 0:
+                # an update of a page being written: sleep until the write completes
+                w = g[G_IO_WAIT]
+                g[G_IO_WAIT] = 0
+                th[e, TH_PENDING] = page + 1
+                th[e, TH_PENDING_WRITE] = 1
+                return w
             if g[G_MA_WAIT] > 0:
                 # MariaDB: wait for a free page (the cleaner, or another thread's LRU batch)
                 w = g[G_MA_WAIT]
