@@ -54,7 +54,8 @@ The filesystem and a neighbour process (issue 4; seed 000):
   time order as reads arrive or writes complete (`place_locks`): each page write takes it
   once the reads submitted before it are done, and completes that much later; a read
   arriving before that waits. The write's device time stays where it was queued (the
-  device does not idle for it), and single-page flush writes do not take part. The wait happens before the block layer, so iostat's r_await does not show it.
+  device does not idle for it), and single-page flush writes do not take part. The wait
+  happens before the block layer, so iostat's r_await does not show it.
   Reads under fsync and O_DSYNC go through the page cache but are assumed to miss it (seed 002
   limited the page cache with a cgroup), so they cost a device read like a direct one.
 - On ext4 (data=ordered, the default; dioread_nolock does not change it) an fsync of a file
