@@ -115,7 +115,7 @@ def test_above_6000_trx_per_s_at_100(runs):
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "flushsim's throughput barely moves: 6,400 trx/s at 100, 6,392 at 4,000 (-0.1 %), "
+        "flushsim's throughput does not move: 6,400 trx/s at 100 and at 4,000 (0.0 %), "
         "against the article's above 6,000 and below 5,400 (about -10 %). The paths from "
         "flushing to user threads here are an update waiting for its page's write (behind the "
         "doublewrite fsync) and the commit's redo write sharing the device with page writes "
