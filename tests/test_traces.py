@@ -58,6 +58,7 @@ class Tiny:
             page,
             write,
             t,
+            0,  # not resuming an interrupted get_free_block
         )
 
     def lru(self):

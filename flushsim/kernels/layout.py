@@ -127,8 +127,9 @@ G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy u
 G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base + k * 1e9 / rate
 G_PACE_K = 53  # the next start's k
 G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
-G_IO_WAIT = 55  # set by a user thread that must wait for a page's write: until (us)
-N_G = 56
+G_IO_WAIT = 55  # set by a user thread that must sleep (a page's write, a free block): until (us)
+G_FREE_K = 56  # with it, from get_free_block: 1 + the iteration to resume at (0: none)
+N_G = 57
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
 # rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).

@@ -162,7 +162,8 @@ class ReferenceSim(MariaDBMixin):
         self.lock_idx = 0
         self.lock_last = 0
         self.rd_done_max = 0
-        self.io_wait = 0  # an update waits for its page's write until (us)
+        self.io_wait = 0  # a user thread sleeps until (us): its page's write, or 10 ms
+        self.free_k = 0  # with it, from get_free_block: 1 + the iteration to resume at
         # redo log flushes (io.log_flush)
         self.log_flush_lsn = L.LOG_START_LSN
         self.log_flush_start = 0
@@ -206,6 +207,7 @@ class ReferenceSim(MariaDBMixin):
                 "commit_pending": False,
                 "commit_lsn": 0,
                 "slot": None,  # trx_rate: the start slot (us) it sleeps until
+                "free_k": 0,  # 1 + the get_free_block iteration it sleeps in
             }
             for _ in range(n_threads_max)
         ]
@@ -873,11 +875,24 @@ class ReferenceSim(MariaDBMixin):
             f = f.prev
         return False, t
 
-    def buf_LRU_get_free_block(self, inst: Instance, t: int) -> tuple[Frame | None, int]:
+    def buf_LRU_get_free_block(
+        self, inst: Instance, t: int, resume: int = 0
+    ) -> tuple[Frame | None, int]:
+        """None with io_wait set: sleep 10 ms, then call again with resume = self.free_k."""
         if self.engine != L.ENG_MYSQL80:
             return self.buf_LRU_get_free_block_mariadb(t)
         t0 = t
-        for k in range(L.FREE_BLOCK_MAX_ITERATIONS):
+        k = resume - 1 if resume > 0 else 0
+        flush_now = resume > 0  # woken from the sleep: the single-page flush comes first
+        while k < L.FREE_BLOCK_MAX_ITERATIONS:
+            if flush_now:
+                flush_now = False
+                ok, t = self.buf_flush_single_page_from_LRU(inst, t)
+                if not ok:
+                    self.count(t, L.C_SINGLE_FAIL)
+                self.count(t, L.C_WAIT_FREE)
+                k += 1
+                continue
             if inst.free:
                 self.count_wait(L.C_FREE_WAIT_MS, t0, t)
                 return inst.free.pop(), t
@@ -891,23 +906,31 @@ class ReferenceSim(MariaDBMixin):
             self.signal_cleaner(t, False)
             if k > 1:
                 self.count(t, L.C_FREE_WAITS)
-                t += L.FREE_WAIT_SLEEP_US
-                self.complete_writes(t)
+                self.count_wait(L.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
+                self.io_wait, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
+                return None, t
             ok, t = self.buf_flush_single_page_from_LRU(inst, t)
             if not ok:
                 self.count(t, L.C_SINGLE_FAIL)
             self.count(t, L.C_WAIT_FREE)
+            k += 1
         return None, t
 
-    def buf_page_get(self, page: int, is_write: bool, t: int) -> int:
-        """One row access; returns when the thread continues, or -1 if no frame was found."""
+    def buf_page_get(self, page: int, is_write: bool, t: int, resume: int = 0) -> int:
+        """One row access; returns when the thread continues, or -1 (wait: io_wait, ma_wait).
+
+        -1 with neither set: no frame was found; `resume` continues get_free_block's sleep.
+        """
         inst = self.instances[(page >> 6) % len(self.instances)]
+        t_req = t
         self.count(t, L.C_READ_REQ)
         while True:
             f = self.page_frame.get(page)
             if f is None:
-                f, t = self.buf_LRU_get_free_block(inst, t)
+                f, t = self.buf_LRU_get_free_block(inst, t, resume)
                 if f is None:
+                    if self.io_wait > 0:
+                        self.count(t_req, L.C_READ_REQ, -1)  # counted again on the retry
                     return -1
                 t = self.read_data_page(t, int(self.k.innodb_page_size))
                 f.page = page
@@ -990,10 +1013,11 @@ class ReferenceSim(MariaDBMixin):
                 if f is None or (is_write and f.io != L.IO_NONE):
                     th["pending"] = (page, is_write)  # touch the device in time order
                     return local
-            local = self.buf_page_get(page, is_write, local)
+            local = self.buf_page_get(page, is_write, local, th["free_k"])
             if local < 0:
                 if self.io_wait > 0:
                     w, self.io_wait = self.io_wait, 0
+                    th["free_k"], self.free_k = self.free_k, 0
                     th["pending"] = (page, is_write)
                     return w
                 if self.ma_wait > 0:
@@ -1003,6 +1027,7 @@ class ReferenceSim(MariaDBMixin):
                     return w
                 th.update(rows_left=0, rows_done=0)
                 return t + L.REDO_WAIT_POLL_US
+            th["free_k"] = 0
             if is_write:
                 th["wrote"] = True
             self.thread_cpu[e] += self.k.cpu_us_per_row
@@ -1168,6 +1193,7 @@ class ReferenceSim(MariaDBMixin):
             ):
                 self.threads[e]["rows_left"] = 0
                 self.threads[e]["pending"] = None
+                self.threads[e]["free_k"] = 0
                 self.times[e] = L.INF_TIME
             else:
                 self.times[e] = max(self.thread_step(e, t), t + 1)

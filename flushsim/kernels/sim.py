@@ -73,6 +73,7 @@ from .layout import (
     G_ACTIVITY,
     G_CKPT,
     G_END,
+    G_FREE_K,
     G_IO_WAIT,
     G_LOG_FLUSH_LSN,
     G_LSN,
@@ -199,7 +200,8 @@ TH_WROTE = 5  # the transaction changed a row (its commit flushes the redo),
 TH_COMMIT = 6  # 1 while its commit waits for the clock before the log flush,
 TH_COMMIT_LSN = 7  # and the LSN that flush must cover,
 TH_SLOT = 8  # trx_rate: 1 + the start slot (us) it sleeps until (0: none)
-N_TH = 9
+TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none)
+N_TH = 10
 
 # ---------------------------------------------------------------- random numbers
 
@@ -532,10 +534,14 @@ def get_free_block(
     pos,
     i,
     t,
+    resume,
 ):
     """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues).
 
-    MariaDB engines go to get_free_block_mariadb (one test per miss, none per hit).
+    From the third iteration on the server sleeps 10 ms before its single-page flush. The
+    thread sleeps in run_step: this returns NIL with g[G_IO_WAIT] = the wake time and
+    g[G_FREE_K] = 1 + the iteration, and `resume` (that value, 0 otherwise) carries on there with
+    the flush. MariaDB engines go to get_free_block_mariadb (one test per miss, none per hit).
     """
     if knobs[K_ENGINE] != ENG_MYSQL80:
         return get_free_block_mariadb(
@@ -555,7 +561,20 @@ def get_free_block(
         )
     k = 0
     t0 = t
+    flush_now = resume > 0  # woken from the sleep: the single-page flush comes first
+    if flush_now:
+        k = resume - 1
     while k < FREE_BLOCK_MAX_ITERATIONS:
+        if flush_now:
+            flush_now = False
+            ok, t = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
+            s = t // 1_000_000
+            if s < out.shape[0]:
+                if not ok:
+                    out[s, C_SINGLE_FAIL] += 1
+                out[s, C_WAIT_FREE] += 1
+            k += 1
+            continue
         f = free_pop(fr, frl, inst, i)
         if f != NIL:
             add_wait(out, C_FREE_WAIT_MS, t0, t)
@@ -570,10 +589,14 @@ def get_free_block(
         signal_cleaner(g, times, heap, pos, t, False)
         s = t // 1_000_000
         if k > 1:
+            # os_thread_sleep(10000), then the flush: sleep in run_step, so that the writes
+            # completing meanwhile complete at their own time, not ahead of the clock
             if s < out.shape[0]:
                 out[s, C_FREE_WAITS] += 1
-            t += FREE_WAIT_SLEEP_US
-            complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
+            add_wait(out, C_FREE_WAIT_MS, t0, t + FREE_WAIT_SLEEP_US)
+            g[G_IO_WAIT] = t + FREE_WAIT_SLEEP_US
+            g[G_FREE_K] = k + 1
+            return NIL, t
         ok, t = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
         s = t // 1_000_000
         if s < out.shape[0]:
@@ -748,10 +771,13 @@ def access_page(
     page,
     is_write,
     t,
+    resume,
 ):
     """buf_page_get_gen for one row: hit or read the page, then modify it if `is_write`.
 
-    Returns the time (us) the thread continues, or -1 if no free block could be found.
+    Returns the time (us) the thread continues, or -1 if it must wait (g[G_IO_WAIT] or, for
+    MariaDB, g[G_MA_WAIT] says until when) or no free block could be found. `resume` continues
+    an interrupted get_free_block (see there).
     """
     n_inst = inst.shape[0]
     old_time = int(knobs[K_OLD_TIME])
@@ -778,8 +804,11 @@ def access_page(
                 pos,
                 i,
                 t,
+                resume,
             )
             if f == NIL:
+                if g[G_IO_WAIT] > 0 and s < out.shape[0]:
+                    out[s, C_READ_REQ] -= 1  # counted again when the thread retries
                 return -1
             t = read_data_page(g, knobs, out, ring_done, t, int(knobs[K_PAGE_SIZE]))
             fr[f, F_PAGE] = page
@@ -937,14 +966,18 @@ def run_step(
             page,
             is_write,
             local,
+            th[e, TH_FREE_K],
         )
         if local < 0:
             if g[G_IO_WAIT] > 0:
-                # an update of a page being written: sleep until the write completes
+                # sleep: until the page's write completes (an update of a page being written),
+                # or 10 ms in get_free_block, which then resumes at iteration G_FREE_K
                 w = g[G_IO_WAIT]
                 g[G_IO_WAIT] = 0
+                th[e, TH_FREE_K] = g[G_FREE_K]
+                g[G_FREE_K] = 0
                 th[e, TH_PENDING] = page + 1
-                th[e, TH_PENDING_WRITE] = 1
+                th[e, TH_PENDING_WRITE] = 1 if is_write else 0
                 return w
             if g[G_MA_WAIT] > 0:
                 # MariaDB: wait for a free page (the cleaner, or another thread's LRU batch)
@@ -958,6 +991,7 @@ def run_step(
             th[e, TH_ROWS_LEFT] = 0
             th[e, TH_ROWS_DONE] = 0
             return t + REDO_WAIT_POLL_US
+        th[e, TH_FREE_K] = 0
         if is_write:
             th[e, TH_WROTE] = 1
         th_cpu[e] += cpu
@@ -1310,6 +1344,7 @@ def event_loop(
         ):
             th[e, TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
             th[e, TH_PENDING] = 0
+            th[e, TH_FREE_K] = 0
             times[e] = INF_TIME
         else:
             nxt = run_step(
