@@ -883,32 +883,26 @@ class ReferenceSim(MariaDBMixin):
             return self.buf_LRU_get_free_block_mariadb(t)
         t0 = t
         k = resume - 1 if resume > 0 else 0
-        flush_now = resume > 0  # woken from the sleep: the single-page flush comes first
+        woke = resume > 0  # from the sleep: the single-page flush comes first
         while k < L.FREE_BLOCK_MAX_ITERATIONS:
-            if flush_now:
-                flush_now = False
-                ok, t = self.buf_flush_single_page_from_LRU(inst, t)
-                if not ok:
-                    self.count(t, L.C_SINGLE_FAIL)
-                self.count(t, L.C_WAIT_FREE)
-                k += 1
-                continue
-            if inst.free:
-                self.count_wait(L.C_FREE_WAIT_MS, t0, t)
-                return inst.free.pop(), t
-            freed = False
-            if inst.try_lru_scan or k > 0:
-                freed = self.buf_LRU_scan_and_free_block(inst, scan_all=k > 0)
-                if not freed and k == 0:
-                    inst.try_lru_scan = False
-            if freed:
-                continue
-            self.signal_cleaner(t, False)
-            if k > 1:
-                self.count(t, L.C_FREE_WAITS)
-                self.count_wait(L.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
-                self.io_wait, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
-                return None, t
+            if not woke:
+                if inst.free:
+                    self.count_wait(L.C_FREE_WAIT_MS, t0, t)
+                    return inst.free.pop(), t
+                freed = False
+                if inst.try_lru_scan or k > 0:
+                    freed = self.buf_LRU_scan_and_free_block(inst, scan_all=k > 0)
+                    if not freed and k == 0:
+                        inst.try_lru_scan = False
+                if freed:
+                    continue
+                self.signal_cleaner(t, False)
+                if k > 1:
+                    self.count(t, L.C_FREE_WAITS)
+                    self.count_wait(L.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
+                    self.io_wait, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
+                    return None, t
+            woke = False
             ok, t = self.buf_flush_single_page_from_LRU(inst, t)
             if not ok:
                 self.count(t, L.C_SINGLE_FAIL)

@@ -559,44 +559,34 @@ def get_free_block(
             pos,
             t,
         )
-    k = 0
+    k = resume - 1 if resume > 0 else 0
     t0 = t
-    flush_now = resume > 0  # woken from the sleep: the single-page flush comes first
-    if flush_now:
-        k = resume - 1
+    woke = resume > 0  # from the sleep: the single-page flush comes first
     while k < FREE_BLOCK_MAX_ITERATIONS:
-        if flush_now:
-            flush_now = False
-            ok, t = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
-            s = t // 1_000_000
-            if s < out.shape[0]:
-                if not ok:
-                    out[s, C_SINGLE_FAIL] += 1
-                out[s, C_WAIT_FREE] += 1
-            k += 1
-            continue
-        f = free_pop(fr, frl, inst, i)
-        if f != NIL:
-            add_wait(out, C_FREE_WAIT_MS, t0, t)
-            return f, t
-        freed = False
-        if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
-            freed = scan_and_free(fr, frl, inst, page_frame, knobs, i, k > 0)
-            if not freed and k == 0:
-                inst[i, I_TRY_LRU_SCAN] = 0
-        if freed:
-            continue
-        signal_cleaner(g, times, heap, pos, t, False)
-        s = t // 1_000_000
-        if k > 1:
-            # os_thread_sleep(10000), then the flush: sleep in run_step, so that the writes
-            # completing meanwhile complete at their own time, not ahead of the clock
-            if s < out.shape[0]:
-                out[s, C_FREE_WAITS] += 1
-            add_wait(out, C_FREE_WAIT_MS, t0, t + FREE_WAIT_SLEEP_US)
-            g[G_IO_WAIT] = t + FREE_WAIT_SLEEP_US
-            g[G_FREE_K] = k + 1
-            return NIL, t
+        if not woke:
+            f = free_pop(fr, frl, inst, i)
+            if f != NIL:
+                add_wait(out, C_FREE_WAIT_MS, t0, t)
+                return f, t
+            freed = False
+            if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
+                freed = scan_and_free(fr, frl, inst, page_frame, knobs, i, k > 0)
+                if not freed and k == 0:
+                    inst[i, I_TRY_LRU_SCAN] = 0
+            if freed:
+                continue
+            signal_cleaner(g, times, heap, pos, t, False)
+            if k > 1:
+                # os_thread_sleep(10000), then the flush: sleep in run_step, so that the writes
+                # completing meanwhile complete at their own time, not ahead of the clock
+                s = t // 1_000_000
+                if s < out.shape[0]:
+                    out[s, C_FREE_WAITS] += 1
+                add_wait(out, C_FREE_WAIT_MS, t0, t + FREE_WAIT_SLEEP_US)
+                g[G_IO_WAIT] = t + FREE_WAIT_SLEEP_US
+                g[G_FREE_K] = k + 1
+                return NIL, t
+        woke = False
         ok, t = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
         s = t // 1_000_000
         if s < out.shape[0]:
