@@ -108,7 +108,7 @@ G_MA_PHASE = 36  # PH_*: where the cleaner resumes after waiting for its writes
 G_MA_LRU_N = 37  # LRU budget of a pass that waits for pending writes first
 G_MA_LRU_BUSY = 38  # an LRU batch (buf_pool.n_flush_LRU) has writes in flight until (us)
 G_MA_WAKE_ACTIVITY = 39  # buf_pool.last_activity_count (page_cleaner_wakeup)
-G_MA_WAIT = 40  # set by a MariaDB user thread that must wait for a free page: until (us)
+G_SLEEP = 40  # set by a user thread that must sleep (a page's write, a free block): until (us)
 # the I/O path (io.py): a neighbour process's buffered writes and the ext4 journal
 G_NB_LAST = 41  # neighbour's dirty page-cache bytes are accounted up to this time (us)
 G_NB_DIRTY = 42  # neighbour's dirty page-cache bytes not yet written back
@@ -127,9 +127,8 @@ G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy u
 G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base + k * 1e9 / rate
 G_PACE_K = 53  # the next start's k
 G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
-G_IO_WAIT = 55  # set by a user thread that must sleep (a page's write, a free block): until (us)
-G_FREE_K = 56  # with it, from get_free_block: 1 + the iteration to resume at (0: none)
-N_G = 57
+G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume at (0: none)
+N_G = 56
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
 # rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).

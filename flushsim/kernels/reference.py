@@ -162,7 +162,7 @@ class ReferenceSim(MariaDBMixin):
         self.lock_idx = 0
         self.lock_last = 0
         self.rd_done_max = 0
-        self.io_wait = 0  # a user thread sleeps until (us): its page's write, or 10 ms
+        self.sleep_until = 0  # a user thread sleeps until (us): a page's write, a free block
         self.free_k = 0  # with it, from get_free_block: 1 + the iteration to resume at
         # redo log flushes (io.log_flush)
         self.log_flush_lsn = L.LOG_START_LSN
@@ -878,7 +878,7 @@ class ReferenceSim(MariaDBMixin):
     def buf_LRU_get_free_block(
         self, inst: Instance, t: int, resume: int = 0
     ) -> tuple[Frame | None, int]:
-        """None with io_wait set: sleep 10 ms, then call again with resume = self.free_k."""
+        """None with sleep_until set: sleep 10 ms, then call again with resume = self.free_k."""
         if self.engine != L.ENG_MYSQL80:
             return self.buf_LRU_get_free_block_mariadb(t)
         t0 = t
@@ -900,7 +900,7 @@ class ReferenceSim(MariaDBMixin):
                 if k > 1:
                     self.count(t, L.C_FREE_WAITS)
                     self.count_wait(L.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
-                    self.io_wait, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
+                    self.sleep_until, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
                     return None, t
             woke = False
             ok, t = self.buf_flush_single_page_from_LRU(inst, t)
@@ -911,20 +911,17 @@ class ReferenceSim(MariaDBMixin):
         return None, t
 
     def buf_page_get(self, page: int, is_write: bool, t: int, resume: int = 0) -> int:
-        """One row access; returns when the thread continues, or -1 (wait: io_wait, ma_wait).
+        """One row access; returns when the thread continues, or -1 (sleep: sleep_until).
 
         -1 with neither set: no frame was found; `resume` continues get_free_block's sleep.
         """
         inst = self.instances[(page >> 6) % len(self.instances)]
-        t_req = t
         self.count(t, L.C_READ_REQ)
         while True:
             f = self.page_frame.get(page)
             if f is None:
                 f, t = self.buf_LRU_get_free_block(inst, t, resume)
                 if f is None:
-                    if self.io_wait > 0:
-                        self.count(t_req, L.C_READ_REQ, -1)  # counted again on the retry
                     return -1
                 t = self.read_data_page(t, int(self.k.innodb_page_size))
                 f.page = page
@@ -939,8 +936,7 @@ class ReferenceSim(MariaDBMixin):
                 # the page is latched for its write: the thread sleeps until it completes
                 d = next((done for done, g in self.writes_in_flight if g is f), -1)
                 if d > t:
-                    self.io_wait = d
-                    self.count(t, L.C_READ_REQ, -1)  # counted again when the thread retries
+                    self.sleep_until = d
                     return -1
                 if d >= 0:
                     self.complete_writes(t)
@@ -1009,15 +1005,12 @@ class ReferenceSim(MariaDBMixin):
                     return local
             local = self.buf_page_get(page, is_write, local, th["free_k"])
             if local < 0:
-                if self.io_wait > 0:
-                    w, self.io_wait = self.io_wait, 0
+                if self.sleep_until > 0:
+                    # the access began at t; its read request counts when the row is retried
+                    w, self.sleep_until = self.sleep_until, 0
                     th["free_k"], self.free_k = self.free_k, 0
                     th["pending"] = (page, is_write)
-                    return w
-                if self.ma_wait > 0:
-                    w, self.ma_wait = self.ma_wait, 0
-                    th["pending"] = (page, is_write)
-                    self.count_wait(L.C_FREE_WAIT_MS, t, w)
+                    self.count(t, L.C_READ_REQ, -1)
                     return w
                 th.update(rows_left=0, rows_done=0)
                 return t + L.REDO_WAIT_POLL_US

@@ -29,7 +29,6 @@ class MariaDBMixin:
         self.ma_lru_n = 0
         self.ma_lru_busy = 0
         self.ma_wake_activity = 0
-        self.ma_wait = 0
 
     @property
     def ma_new(self) -> bool:
@@ -344,6 +343,7 @@ class MariaDBMixin:
         self.times[cleaner] = min(self.times[cleaner], max(t, self.pc_round_end))
 
     def buf_LRU_get_free_block_mariadb(self, t: int):
+        t0 = t
         inst = self.instances[0]
         cleaner = len(self.times) - 1
         if inst.free:
@@ -363,10 +363,10 @@ class MariaDBMixin:
         if self.ma_new:
             self.count(t, L.C_WAIT_FREE)
             self.ma_wake_cleaner(t)
-            self.ma_wait = min(self.times[cleaner] + 1, t + 1_000_000)
+            self.ma_sleep(t0, min(self.times[cleaner] + 1, t + 1_000_000))
             return None, t
         if self.ma_lru_busy > t:
-            self.ma_wait = self.ma_lru_busy + 1
+            self.ma_sleep(t0, self.ma_lru_busy + 1)
             return None, t
         # user_lru_batch: buf_flush_LRU(innodb_lru_flush_size) run by this thread
         flushed, _, free_at = self.buf_do_LRU_batch(int(self.k.innodb_lru_flush_size), t)
@@ -380,8 +380,13 @@ class MariaDBMixin:
         self.count(t, L.C_WAIT_FREE)
         if inst.free:
             return inst.free.pop(), t
-        self.ma_wait = max(self.ma_lru_busy, t) + 1
+        self.ma_sleep(t0, max(self.ma_lru_busy, t) + 1)
         return None, t
+
+    def ma_sleep(self, t0: int, wake: int) -> None:
+        """No free block: the thread sleeps from t0 until `wake` (us), then retries the row."""
+        self.sleep_until = wake
+        self.count_wait(L.C_FREE_WAIT_MS, t0, wake)
 
     def ma_after_commit(self, t: int) -> None:
         _, age_async, max_age = self.ma_redo_limits()

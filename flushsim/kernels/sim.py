@@ -74,7 +74,6 @@ from .layout import (
     G_CKPT,
     G_END,
     G_FREE_K,
-    G_IO_WAIT,
     G_LOG_FLUSH_LSN,
     G_LSN,
     G_MA_ASYNC_LSN,
@@ -82,7 +81,6 @@ from .layout import (
     G_MA_LRU_BUSY,
     G_MA_PHASE,
     G_MA_SYNC_LSN,
-    G_MA_WAIT,
     G_MA_WAKE_ACTIVITY,
     G_N_ACTIVE_THREADS,
     G_N_THREADS_MAX,
@@ -97,6 +95,7 @@ from .layout import (
     G_PC_SYNC,
     G_SECOND,
     G_SEQ_CURSOR,
+    G_SLEEP,
     G_TL_NEXT,
     G_TRX_TOTAL,
     G_WL_DONE,
@@ -539,7 +538,7 @@ def get_free_block(
     """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues).
 
     From the third iteration on the server sleeps 10 ms before its single-page flush. The
-    thread sleeps in run_step: this returns NIL with g[G_IO_WAIT] = the wake time and
+    thread sleeps in run_step: this returns NIL with g[G_SLEEP] = the wake time and
     g[G_FREE_K] = 1 + the iteration, and `resume` (that value, 0 otherwise) carries on there with
     the flush. MariaDB engines go to get_free_block_mariadb (one test per miss, none per hit).
     """
@@ -583,7 +582,7 @@ def get_free_block(
                 if s < out.shape[0]:
                     out[s, C_FREE_WAITS] += 1
                 add_wait(out, C_FREE_WAIT_MS, t0, t + FREE_WAIT_SLEEP_US)
-                g[G_IO_WAIT] = t + FREE_WAIT_SLEEP_US
+                g[G_SLEEP] = t + FREE_WAIT_SLEEP_US
                 g[G_FREE_K] = k + 1
                 return NIL, t
         woke = False
@@ -639,10 +638,11 @@ def get_free_block_mariadb(
     10.6 generation: the same, but instead of waiting for the cleaner the thread runs its own
     LRU batch of innodb_lru_flush_size pages; while one batch has writes in flight
     (buf_pool.n_flush_LRU) other threads wait for it to end.
-    A wait is not done here: the thread sets g[G_MA_WAIT] to the time it retries and returns
+    A wait is not done here: the thread sets g[G_SLEEP] to the time it retries and returns
     NIL; run_step keeps the row pending. Simplification: after a wait a thread scans the last
     100 LRU pages again, not the whole list.
     """
+    t0 = t
     f = free_pop(fr, frl, inst, 0)
     if f != NIL:
         cleaner = times.shape[0] - 1
@@ -665,12 +665,14 @@ def get_free_block_mariadb(
             out[s, C_WAIT_FREE] += 1
         ma_wake_cleaner(g, times, heap, pos, t)
         # wait for buf_pool.done_free (at most 1 s): retry just after the cleaner's next pass
-        g[G_MA_WAIT] = min(times[cleaner] + 1, t + 1_000_000)
+        g[G_SLEEP] = min(times[cleaner] + 1, t + 1_000_000)
+        add_wait(out, C_FREE_WAIT_MS, t0, g[G_SLEEP])
         return NIL, t
     # 10.6 generation
     busy = g[G_MA_LRU_BUSY]
     if busy > t:
-        g[G_MA_WAIT] = busy + 1  # wait for the running LRU batch (done_free)
+        g[G_SLEEP] = busy + 1  # wait for the running LRU batch (done_free)
+        add_wait(out, C_FREE_WAIT_MS, t0, g[G_SLEEP])
         return NIL, t
     flushed, t = user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t)
     s = t // 1_000_000
@@ -682,7 +684,8 @@ def get_free_block_mariadb(
     if f != NIL:
         return f, t
     busy = g[G_MA_LRU_BUSY]
-    g[G_MA_WAIT] = max(busy, t) + 1
+    g[G_SLEEP] = max(busy, t) + 1
+    add_wait(out, C_FREE_WAIT_MS, t0, g[G_SLEEP])
     return NIL, t
 
 
@@ -765,9 +768,9 @@ def access_page(
 ):
     """buf_page_get_gen for one row: hit or read the page, then modify it if `is_write`.
 
-    Returns the time (us) the thread continues, or -1 if it must wait (g[G_IO_WAIT] or, for
-    MariaDB, g[G_MA_WAIT] says until when) or no free block could be found. `resume` continues
-    an interrupted get_free_block (see there).
+    Returns the time (us) the thread continues, or -1 if it must sleep (g[G_SLEEP] says until
+    when) or no free block could be found. `resume` continues an interrupted get_free_block
+    (see there).
     """
     n_inst = inst.shape[0]
     old_time = int(knobs[K_OLD_TIME])
@@ -797,8 +800,6 @@ def access_page(
                 resume,
             )
             if f == NIL:
-                if g[G_IO_WAIT] > 0 and s < out.shape[0]:
-                    out[s, C_READ_REQ] -= 1  # counted again when the thread retries
                 return -1
             t = read_data_page(g, knobs, out, ring_done, t, int(knobs[K_PAGE_SIZE]))
             fr[f, F_PAGE] = page
@@ -821,9 +822,7 @@ def access_page(
             # clock, would hand their frames to other threads early.
             d = ring_done_of(g, ring_frame, ring_done, f)
             if d > t:
-                g[G_IO_WAIT] = d
-                if s < out.shape[0]:
-                    out[s, C_READ_REQ] -= 1  # counted again when the thread retries
+                g[G_SLEEP] = d
                 return -1
             if d >= 0:
                 complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
@@ -959,23 +958,21 @@ def run_step(
             th[e, TH_FREE_K],
         )
         if local < 0:
-            if g[G_IO_WAIT] > 0:
-                # sleep: until the page's write completes (an update of a page being written),
-                # or 10 ms in get_free_block, which then resumes at iteration G_FREE_K
-                w = g[G_IO_WAIT]
-                g[G_IO_WAIT] = 0
+            if g[G_SLEEP] > 0:
+                # sleep until a page's write completes, or for a free block (MySQL's 10 ms, after
+                # which get_free_block resumes at iteration G_FREE_K; MariaDB's cleaner or LRU
+                # batch), then retry the row. Such an access starts at t (a row that touches
+                # the device while the local clock is ahead yields first, above): its
+                # buffer_pool_read_requests counts when it is retried.
+                w = g[G_SLEEP]
+                g[G_SLEEP] = 0
                 th[e, TH_FREE_K] = g[G_FREE_K]
                 g[G_FREE_K] = 0
                 th[e, TH_PENDING] = page + 1
                 th[e, TH_PENDING_WRITE] = 1 if is_write else 0
-                return w
-            if g[G_MA_WAIT] > 0:
-                # MariaDB: wait for a free page (the cleaner, or another thread's LRU batch)
-                w = g[G_MA_WAIT]
-                g[G_MA_WAIT] = 0
-                th[e, TH_PENDING] = page + 1
-                th[e, TH_PENDING_WRITE] = 1 if is_write else 0
-                add_wait(out, C_FREE_WAIT_MS, t, w)
+                s = t // 1_000_000
+                if s < out.shape[0]:
+                    out[s, C_READ_REQ] -= 1
                 return w
             # no free block after many tries: give the transaction up and retry later
             th[e, TH_ROWS_LEFT] = 0
