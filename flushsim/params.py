@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # the kernel's encodings (plain tuples: importing layout does not import numba)
-from .kernels.layout import FILESYSTEMS, FLUSH_METHODS, LINUX_KERNELS
+from .kernels.layout import FILESYSTEMS, FLUSH_METHODS, LINUX_KERNELS, MARIADB106_VERSIONS
 
 MYSQL80 = "mysql-8.0"
 MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
@@ -284,6 +284,23 @@ PARAMS: tuple[Param, ...] = (
         "one batch. No effect from 10.6.18/10.11.8 on.",
         engines=MARIADB,
         source=_KB + "; default 0 and deprecated from 10.11.10 (flushsim keeps 32)",
+    ),
+    Param(
+        "version",
+        "10.6.17",
+        None,
+        None,
+        "",
+        "The MariaDB release (SELECT @@version). Up to 10.6.12 / 10.11.2 the page cleaner "
+        "flushes only the flush list and user threads alone free pages from the LRU (seed 003 "
+        "ran 10.6.3); from 10.6.13 / 10.11.3 (MDEV-26827) it also runs LRU passes.",
+        kind="enum",
+        choices=MARIADB106_VERSIONS,
+        engines=(MARIADB106,),
+        dynamic=False,
+        source="MariaDB 10.11.3 release notes (MDEV-26827 'Make page flushing even faster', "
+        "released with 10.6.13); the 10.6 line's buf0flu.cc of 2021 (no LRU flushing in "
+        "buf_flush_page_cleaner)",
     ),
     Param(
         "innodb_max_dirty_pages_pct",

@@ -83,6 +83,7 @@ __all__ = [
     "seed003_io_capacity_runs",
     "seed003_lru_flush_size_runs",
     "seed003_lru_flush_size_table",
+    "seed003_preset",
     "seed003_seconds",
     "seed003_stats",
     "seed003_table",
@@ -416,10 +417,10 @@ SEED003_ARTICLE = {
 
 SEED003_SIZES = (32, 512, 1024, 2048, 4096)
 """The article's innodb_lru_flush_size steps (pages): the default, then 1, 2, 4, 8 per thread."""
-SEED003_WARM_UP_S = 30
-"""Seconds left out of every seed 003 measure: the cold pool's free pages give an early peak."""
-SEED003_FAST_SECONDS = 60
-"""Run length (s) under FLUSHSIM_FAST=1 (the test suite): the warm-up, then 30 s measured."""
+SEED003_WARM_UP_S = 60
+"""Seconds left out of every seed 003 measure: the cold pool fills (a peak) until about 36 s."""
+SEED003_FAST_SECONDS = 120
+"""Run length (s) under FLUSHSIM_FAST=1 (the test suite): the warm-up, then 60 s measured."""
 
 _SEED003_IOC = {"1K/2K": (1000, 2000), "12K/24K": (12_000, 24_000)}
 
@@ -428,14 +429,36 @@ def seed003_seconds(seconds: int | None = None) -> int:
     """Length of a seed 003 run in simulated seconds.
 
     Args:
-        seconds: the length wanted; default the presets' 120 s.
+        seconds: the length wanted; default the presets' 240 s.
 
     Returns:
-        `seconds`, or at most SEED003_FAST_SECONDS (60) when the environment variable
+        `seconds`, or at most SEED003_FAST_SECONDS (120) when the environment variable
         FLUSHSIM_FAST is set (the test suite sets it, as for the explorer's runs).
     """
     n = presets.get("seed003-lru-flush-size").seconds if seconds is None else int(seconds)
     return min(n, SEED003_FAST_SECONDS) if os.environ.get("FLUSHSIM_FAST") else n
+
+
+def seed003_preset(name: str, engine: str = params.MARIADB106) -> Scenario:
+    """A seed 003 preset on `engine`: on mariadb-10.11 without the 10.6.3 `version` knob.
+
+    Args:
+        name: "seed003-io-capacity" or "seed003-lru-flush-size".
+        engine: "mariadb-10.6" (the article's 10.6.3) or "mariadb-10.11" (10.11.8 and later).
+    """
+    sc = presets.get(name)
+    if engine == sc.engine:
+        return sc
+    knobs = {k: v for k, v in sc.knobs.items() if k != "version"}
+    return Scenario(
+        knobs=knobs,
+        engine=engine,
+        timeline=sc.timeline,
+        seconds=sc.seconds,
+        seed=sc.seed,
+        name=sc.name,
+        description=sc.description,
+    )
 
 
 def seed003_stats(run: Run, warm_up_s: int = SEED003_WARM_UP_S) -> dict[str, float]:
@@ -458,7 +481,10 @@ def seed003_stats(run: Run, warm_up_s: int = SEED003_WARM_UP_S) -> dict[str, flo
         batches per second (buffer_LRU_batch_flush_total_pages, user threads' batches
         included), split into `user_lru_pages_per_s` (MariaDB 10.6 user threads' own batches,
         sim_user_LRU_batch_pages) and `cleaner_lru_pages_per_s` (the page cleaner's);
-        `wait_free_per_s`, buffer_pool_wait_free per second.
+        `wait_free_per_s`, buffer_pool_wait_free per second; `search_pages_per_s`, pages user
+        threads' LRU searches examined per second (buffer_LRU_search_scanned), and
+        `mutex_wait_ms_per_s`, milliseconds a second threads waited for buf_pool.mutex while
+        such a search or an LRU batch held it (sim_LRU_mutex_wait_ms).
 
     Raises:
         ValueError: fewer than two seconds after the warm-up.
@@ -487,6 +513,8 @@ def seed003_stats(run: Run, warm_up_s: int = SEED003_WARM_UP_S) -> dict[str, flo
         "user_lru_pages_per_s": user,
         "cleaner_lru_pages_per_s": lru - user,
         "wait_free_per_s": float(s["buffer_pool_wait_free"].mean()),
+        "search_pages_per_s": float(s["buffer_LRU_search_scanned"].mean()),
+        "mutex_wait_ms_per_s": float(s["sim_LRU_mutex_wait_ms"].mean()),
     }
 
 
@@ -494,7 +522,7 @@ def seed003_io_capacity_runs(seconds: int | None = None) -> dict[str, Run]:
     """Seed 003's first two steps on mariadb-10.6: io_capacity 1K/2K, then 12K/24K.
 
     Args:
-        seconds: run length in simulated seconds (default 120; see `seed003_seconds`, which
+        seconds: run length in simulated seconds (default 240; see `seed003_seconds`, which
             shortens it under FLUSHSIM_FAST).
 
     Returns:
@@ -522,7 +550,7 @@ def seed003_lru_flush_size_runs(
         engine: "mariadb-10.6" (user threads run their own LRU batches) or "mariadb-10.11"
             (the knob has no effect).
         sizes: innodb_lru_flush_size values in pages (default 32, 512, 1024, 2048, 4096).
-        seconds: run length in simulated seconds (default 120; see `seed003_seconds`).
+        seconds: run length in simulated seconds (default 240; see `seed003_seconds`).
         done: runs already made, keyed by size (e.g. the 12K/24K run of
             `seed003_io_capacity_runs` is the 32 step): reused instead of run again.
 
@@ -532,8 +560,8 @@ def seed003_lru_flush_size_runs(
     Raises:
         ValueError: a run in `done` is not the scenario this sweep would run.
     """
-    base = presets.get("seed003-lru-flush-size").replace(
-        engine=engine, seconds=seed003_seconds(seconds)
+    base = seed003_preset("seed003-lru-flush-size", engine).replace(
+        seconds=seed003_seconds(seconds)
     )
     runs = {}
     for n in sizes:

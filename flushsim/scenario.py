@@ -220,6 +220,9 @@ def encode(name: str, value: object) -> float:
     if name == "linux_kernel":
         major, minor = str(value).split(".")
         return float(int(major) * 100 + int(minor))
+    if name == "version":
+        major, minor, patch = str(value).split(".")
+        return float(int(major) * 10_000 + int(minor) * 100 + int(patch))
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     return float(value)  # type: ignore[arg-type]

@@ -444,6 +444,33 @@ def test_engine_for_version(version, comment, engine):
     assert config.engine_for_version(version, comment) == engine
 
 
+@pytest.mark.parametrize(
+    ("version", "release"),
+    [
+        ("10.6.3-MariaDB-log", "10.6.3"),
+        ("10.11.5-MariaDB", "10.11.5"),
+        ("10.5.23-MariaDB", "10.6.0"),
+        ("10.8.3-MariaDB", "10.6.12"),  # before MDEV-26827 reached 10.8 (10.8.8)
+        ("10.9.8-MariaDB", "10.6.13"),
+        ("11.0.4-MariaDB", "10.6.13"),  # before MDEV-33053 reached 11.0 (11.0.5)
+        ("11.4.1-MariaDB", "10.6.17"),
+    ],
+)
+def test_a_mariadb_10_6_servers_version_sets_the_version_knob(version, release):
+    report = config.read_variables(f"version\t{version}\ninnodb_io_capacity\t500\n")
+    assert report.scenario.engine == "mariadb-10.6"
+    assert report.scenario["version"] == release
+
+
+def test_other_engines_take_no_version_knob():
+    for version in ("8.0.36", "10.6.20-MariaDB", "10.11.9-MariaDB"):
+        report = config.read_variables(f"version\t{version}\n")
+        assert "version" not in report.scenario.knobs
+        assert not any("version" in n for n in report.notes), report.notes
+    mycnf = config.read_mycnf("[mysqld]\ninnodb_io_capacity=300\n", version="10.6.3-MariaDB")
+    assert mycnf.scenario["version"] == "10.6.3"
+
+
 def test_engine_for_version_without_a_version():
     with pytest.raises(ConfigParseError, match="no major.minor.patch"):
         config.engine_for_version("unknown")

@@ -14,9 +14,22 @@ def test_every_knob_has_unit_doc_and_valid_default():
         assert p.doc, p.name
         assert p.group in ("server", "workload", "storage"), p.name
         if p.group == "server":
-            assert p.name.startswith("innodb_"), p.name
+            # the server's own names: InnoDB's variables, and @@version (read-only)
+            assert p.name.startswith("innodb_") or p.name == "version", p.name
     values = params.validate("mysql-8.0", {})
     assert set(values) == {p.name for p in params.for_engine("mysql-8.0")}
+
+
+def test_version_is_a_mariadb_10_6_release():
+    # the generation's releases and nothing else: the error names the valid values
+    sc = fs.Scenario(engine="mariadb-10.6", knobs={"version": "10.6.3"})
+    assert sc.values["version"] == "10.6.3"
+    assert fs.Scenario(engine="mariadb-10.6").values["version"] == "10.6.17"
+    with pytest.raises(ValueError, match=r"version='10.6.18' is not valid.*10\.11\.7"):
+        fs.Scenario(engine="mariadb-10.6", knobs={"version": "10.6.18"})
+    for engine in ("mysql-8.0", "mariadb-10.11"):
+        with pytest.raises(ValueError, match="version is not a .* setting"):
+            fs.Scenario(engine=engine, knobs={"version": "10.6.3"})
 
 
 @pytest.mark.parametrize(

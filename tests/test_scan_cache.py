@@ -1,10 +1,13 @@
-"""The scan cache of kernels/pool.py gives the same frame as a walk from the LRU tail.
+"""The scan cache of kernels/pool.py gives the same frame as the server's walk.
 
 A user thread's scan_and_free resumes where the last scan stopped, past the unreplaceable
 frames it found; the list operations correct that record. Hypothesis drives a pool through
 random sequences of those operations (reads at the head or the midpoint, pages made young,
 dirtied, written, cleaned, evicted) and checks, after every step, that the record still
-describes the list, and that every scan evicts the frame a plain walk from the tail finds.
+describes the list, and that every scan evicts the frame a plain walk finds: the walk of
+buf_LRU_free_from_common_LRU_list, from buf_pool.lru_scan_itr if that frame is in the young part
+of the LRU (LRUItr::start), else from the tail, leaving the iterator where it stops. The test
+keeps its own iterator, moved back a frame when its frame leaves the list (LRUHp::adjust).
 """
 
 import pytest
@@ -34,6 +37,7 @@ class Pool:
         )
         self.next_page = 0
         self.lsn = 1
+        self.itr = L.NIL  # the test's own lru_scan_itr
 
     def lru(self):
         """Frames from the tail to the head."""
@@ -47,13 +51,22 @@ class Pool:
         return self.frl[f, L.L_OLDEST] == 0 and self.fr[f, L.F_IO] == L.IO_NONE
 
     def plain_scan(self, scan_all):
-        """buf_LRU_scan_and_free_block's walk, without the cache: the frame it would evict."""
-        for k, f in enumerate(self.lru()):
+        """The server's walk, without the cache: (the frame it would evict, the iterator after)."""
+        lru = self.lru()
+        start = 0
+        if self.itr != L.NIL and self.fr[self.itr, L.F_LRU] != L.LRU_OLD:
+            start = lru.index(self.itr)
+        for k, f in enumerate(lru[start:]):
             if not scan_all and k >= L.BUF_LRU_SEARCH_SCAN_THRESHOLD:
-                return None
+                return None, f
             if self.replaceable(f):
-                return f
-        return None
+                return f, int(self.fr[f, L.F_PREV])
+        return None, L.NIL
+
+    def leaves(self, f):
+        """Frame f leaves the LRU list: the iterator on it moves back one frame."""
+        if f == self.itr:
+            self.itr = int(self.fr[f, L.F_PREV])
 
     def check_record(self):
         n = int(self.inst[0, L.I_SCAN_N])
@@ -75,6 +88,7 @@ class Pool:
         pool.lru_add(self.fr, self.inst, 0, f, old, RATIO)
 
     def make_young(self, f):
+        self.leaves(f)
         pool.make_young(self.fr, self.inst, 0, f, RATIO)
 
     def dirty(self, f):
@@ -94,17 +108,20 @@ class Pool:
 
     def evict(self, f):
         if self.replaceable(f):
+            self.leaves(f)
             self.page_frame[self.fr[f, L.F_PAGE]] = L.NO_PAGE
             pool.evict(self.fr, self.inst, self.page_frame, 0, f, RATIO)
 
     def scan(self, scan_all):
-        expected = self.plain_scan(scan_all)
-        freed = sim.scan_and_free(
+        expected, itr = self.plain_scan(scan_all)
+        freed, _ = sim.scan_and_free(
             self.fr, self.frl, self.inst, self.page_frame, self.knobs, 0, scan_all
         )
         assert freed == (expected is not None)
         if freed:
             assert self.fr[expected, L.F_LRU] == L.ON_FREE  # that very frame went free
+        self.itr = itr
+        assert self.inst[0, L.I_LRU_ITR] == itr
 
 
 OPS = ("read_old", "read_young", "make_young", "dirty", "write", "complete", "evict", "scan")

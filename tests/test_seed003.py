@@ -36,8 +36,9 @@ import polars as pl
 import pytest
 
 import flushsim as fs
+from flushsim import reproductions
 
-WARM_UP_S = 30
+WARM_UP_S = 60
 SIZES = (32, 512, 1024, 2048, 4096)
 IOC_12K = 12_000, 24_000
 
@@ -77,7 +78,7 @@ def sweep():
 @pytest.fixture(scope="module")
 def sweep_1011():
     """The same on mariadb-10.11 at 32, 1024 and 4096, and 32 again with seed 2 (the noise)."""
-    base = fs.presets.get("seed003-lru-flush-size").replace(engine="mariadb-10.11")
+    base = reproductions.seed003_preset("seed003-lru-flush-size", "mariadb-10.11")
     runs = {n: fs.simulate(base.replace(innodb_lru_flush_size=n)) for n in (32, 1024, 4096)}
     return runs, fs.simulate(base, seed=2)
 
@@ -90,8 +91,12 @@ def test_the_presets_are_the_articles_setup():
         assert sc.engine == "mariadb-10.6"
         assert k["threads"] == 512 and k["workload"] == "uniform"
         assert k["innodb_max_dirty_pages_pct"] == 90
-        # the pool holds 50 % of the data (4 GiB of 16 KiB pages over 68-row pages)
-        assert k["table_rows"] // k["rows_per_page"] == 2 * (4 << 30) // 16384
+        # the article's sizes: a 35 GB pool over 70 GB of data (16 KiB pages of 68 rows), 20 GB of
+        # redo, MariaDB 10.6.3
+        assert sc.values["innodb_buffer_pool_size"] == 35 << 30
+        assert k["table_rows"] // k["rows_per_page"] == 2 * (35 << 30) // 16384
+        assert sc.values["innodb_log_file_size"] == 20 << 30
+        assert k["version"] == "10.6.3"
     assert (a.knobs["innodb_io_capacity"], a.knobs["innodb_io_capacity_max"]) == (1000, 2000)
     assert (b.knobs["innodb_io_capacity"], b.knobs["innodb_io_capacity_max"]) == IOC_12K
     assert b.knobs["innodb_lru_flush_size"] == 32
@@ -102,19 +107,6 @@ def test_dirty_pages_reach_max_dirty_pages_pct_at_1k(low):
     assert dirty_pct(settled(low)).max() >= 90
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "no collapse: at 1K/2K flushsim holds 47,900 trx/s (CV 0.02, worst second 46,000 = 41 % "
-        "of the 112,900 cold-pool peak) with 99-100 % of the pool dirty; the article has 100-500. "
-        "Nothing in the model throttles user threads at innodb_max_dirty_pages_pct: once the free "
-        "list is empty the page cleaner's LRU passes (MDEV-33053, modelled for the whole 10.6 "
-        "engine; 10.6.3 had none) write 24,000 pages/s, user threads' own innodb_lru_flush_size "
-        "batches 140, and LRU writes ignore io_capacity. What made 10.6.3 stall (its older "
-        "buf_LRU_get_free_block / buf_flush_LRU path) is not in the model (innodb-flushing.md 3.3: "
-        "older buf0flu.cc unverified). Same with a 95K or 130K IOPS device and a 256M pool."
-    ),
-)
 def test_throughput_collapses_at_1k_when_dirty_pages_hit_the_threshold(low):
     mean, cv, worst, peak = stats(low)
     s = settled(low).with_columns(dirty=dirty_pct(settled(low)))
@@ -123,19 +115,6 @@ def test_throughput_collapses_at_1k_when_dirty_pages_hit_the_threshold(low):
     assert at_threshold.min() <= 0.05 * peak, (mean, cv, worst, peak)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "12K/24K is 7.6 % below 1K/2K (44,300 against 47,900 trx/s), not above: with the pool "
-        "past innodb_max_dirty_pages_pct in both, free pages come from the page cleaner's LRU "
-        "passes of up to innodb_io_capacity_max pages (about 24,000 pages/s in both). At 24K a "
-        "pass is written in one burst and its frames are freed only as the writes complete, so "
-        "throughput swings (CV 0.25) around a lower mean; at 2K the passes are small and "
-        "steady (CV 0.02). io_capacity itself only sizes flush-list batches, which the LRU "
-        "writes outrun. The article's 1K/2K collapsed (see above), which flushsim does not "
-        "reproduce either."
-    ),
-)
 def test_12k_is_higher_on_average_than_1k(low, sweep):
     at_1k, at_12k = stats(low)[0], stats(sweep[32])[0]
     assert at_12k >= 1.02 * at_1k, (at_1k, at_12k)
@@ -157,19 +136,6 @@ def test_lru_flush_size_raises_throughput_up_to_1024_2048_then_flattens(sweep):
     assert tps[4096] == pytest.approx(best, rel=0.05), tps
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "jitter falls but does not flatten: CV of per-second tps 0.252 (32), 0.205 (512), 0.221 "
-        "(1024), 0.157 (2048), 0.039 (4096); it falls more from 2048 to 4096 (0.12) than from "
-        "32 to 2048, where the article sees no further gain. In the model a user batch ends at "
-        "innodb_lru_scan_depth (1536) free pages or innodb_lru_flush_size pages freed, and the "
-        "swings come from the page cleaner's LRU passes of up to innodb_io_capacity_max = 24,000 "
-        "pages, written ahead of the clock and freed only on completion; only from 2048 do user "
-        "batches (18,000-23,000 pages/s) take over from them. The article's 10.6.3 "
-        "cleaner did no LRU flushing, so its batch sizes were the only lever."
-    ),
-)
 def test_lru_flush_size_lowers_jitter_up_to_1024_2048_then_flattens(sweep):
     cv = {n: stats(sweep[n])[1] for n in SIZES}
     assert min(cv[1024], cv[2048]) <= 0.8 * cv[32], cv

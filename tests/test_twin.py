@@ -162,6 +162,20 @@ MARIADB_SCENARIOS["mariadb-10.11-paced-rate"] = fs.Scenario(
     seconds=3,
     knobs={**BASE, "table_rows": 150_000, "trx_rate": 1500.0, "think_time_us": 0.0},
 ).at(1.5, trx_rate=400.0, threads=2)
+# 10.6.3: no LRU flushing in the page cleaner, so user threads' searches of the whole LRU (under
+# buf_pool.mutex, from lru_scan_itr) and their own batches are the only source of free pages
+MARIADB_SCENARIOS["mariadb-10.6.3-whole-lru-search"] = fs.Scenario(
+    engine="mariadb-10.6",
+    seconds=3,
+    knobs={
+        **BASE,
+        "version": "10.6.3",
+        "table_rows": 150_000,
+        "threads": 32,
+        "write_pct": 100,
+        "think_time_us": 0.0,
+    },
+)
 MARIADB_SCENARIOS["mariadb-10.6-flush-size-and-stop"] = (
     fs.Scenario(
         engine="mariadb-10.6",
@@ -226,6 +240,8 @@ def test_mariadb_scenarios_cover_their_paths():
             "sim_user_LRU_batch_pages",
             "buffer_pool_wait_free",
             "innodb_dblwr_pages_written",
+            "buffer_LRU_search_scanned",
+            "sim_LRU_mutex_wait_ms",
         ):
             if out[:, layout.COL[col]].sum() > 0:
                 seen.add(col)
@@ -237,6 +253,8 @@ def test_mariadb_scenarios_cover_their_paths():
         "sim_user_LRU_batch_pages",
         "buffer_pool_wait_free",
         "innodb_dblwr_pages_written",
+        "buffer_LRU_search_scanned",
+        "sim_LRU_mutex_wait_ms",
     }
 
 

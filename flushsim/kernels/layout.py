@@ -64,7 +64,14 @@ I_SCAN_N = 17
 I_SCAN_NEXT = 18
 I_SCAN_PRE = 19
 SCAN_CACHE = 100  # frames remembered: BUF_LRU_SEARCH_SCAN_THRESHOLD
-N_INST = I_SCAN_PRE + SCAN_CACHE
+# The LRU's mutex (MySQL: the instance's LRU_list_mutex; MariaDB: buf_pool.mutex) is held by a
+# user thread's LRU search until (us): sim.lru_mutex_enter / lru_mutex_exit
+I_LRU_MUTEX = I_SCAN_PRE + SCAN_CACHE
+# buf_pool.lru_scan_itr: where the last search stopped (NIL: none). A search resumes there if it
+# is in the young part of the LRU, else at the tail (LRUItr::start); removing its frame moves it
+# to the previous one (LRUHp::adjust)
+I_LRU_ITR = I_LRU_MUTEX + 1
+N_INST = I_LRU_ITR + 1
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us
@@ -213,6 +220,8 @@ KNOBS = (
     "innodb_flush_log_at_trx_commit",
     # appended for replay (issue 7)
     "trx_rate",
+    # the MariaDB release within the 10.6 generation (issue 3)
+    "version",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -265,6 +274,7 @@ K_FS = KNOB_INDEX["filesystem"]
 K_NB_MB_S = KNOB_INDEX["neighbour_write_mb_s"]
 K_KERNEL = KNOB_INDEX["linux_kernel"]
 K_TRX_COMMIT = KNOB_INDEX["innodb_flush_log_at_trx_commit"]
+K_VERSION = KNOB_INDEX["version"]
 
 # The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
 # the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
@@ -276,6 +286,7 @@ KNOB_FILL = {
     "innodb_log_files_in_group": 0.0,
     "innodb_thread_concurrency": 0.0,
     "innodb_lru_flush_size": 0.0,
+    "version": 0.0,
 }
 ENGINE_CODES = {"mysql-8.0": 0, "mariadb-10.6": 1, "mariadb-10.11": 2}
 ENG_MYSQL80, ENG_MARIADB106, ENG_MARIADB1011 = 0, 1, 2
@@ -302,6 +313,11 @@ LINUX_KERNELS = (
     "6.1",
     "6.6",
 )
+# MariaDB releases of the 10.6 generation (engine mariadb-10.6: 10.6.0-10.6.17, 10.11.0-10.11.7);
+# the kernel sees major * 10000 + minor * 100 + patch. From 10.6.13 / 10.11.3 (MDEV-26827) the
+# page cleaner also flushes the LRU (mariadb.cleaner_flushes_lru).
+MARIADB106_VERSIONS = tuple(f"10.6.{p}" for p in range(18)) + tuple(f"10.11.{p}" for p in range(8))
+MA_CLEANER_LRU_FROM = {(10, 6): 13, (10, 11): 3}
 # the file an fsync is for (io.fsync)
 FILE_DBLWR, FILE_DATA, FILE_LOG = 0, 1, 2
 
@@ -379,6 +395,10 @@ COLUMNS = (
     # redo log writes (one write + fsync each) and the time commits waited for them
     "log_writes",
     "sim_commit_wait_ms",
+    # user threads' searches of the LRU for a clean page (buf_LRU_scan_and_free_block): pages
+    # examined, and the time other threads waited for the mutex a search held (ms per s)
+    "buffer_LRU_search_scanned",
+    "sim_LRU_mutex_wait_ms",
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
@@ -438,6 +458,8 @@ C_JBD_FORCED = COL["sim_journal_commits_forced"]
 C_DIO_WAIT = COL["sim_dio_lock_wait_ms"]
 C_LOG_WRITES = COL["log_writes"]
 C_COMMIT_WAIT = COL["sim_commit_wait_ms"]
+C_SEARCH_SCANNED = COL["buffer_LRU_search_scanned"]
+C_LRU_MUTEX_WAIT = COL["sim_LRU_mutex_wait_ms"]
 
 # Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
 HIST_BUCKETS = 48 * 8
@@ -451,3 +473,6 @@ BUF_LRU_NON_OLD_MIN_LEN = 5
 BUF_LRU_OLD_RATIO_DIV = 1024
 BUF_LRU_SEARCH_SCAN_THRESHOLD = 100
 FREE_BLOCK_MAX_ITERATIONS = 100_000  # guard: a user thread gives up (never seen in practice)
+# sim constant: CPU time (ns) to examine one LRU page in a search, one dependent main-memory
+# reference (PITFALLS.md E: about 100 ns); the page descriptors are far apart in memory
+LRU_SCAN_NS = 100

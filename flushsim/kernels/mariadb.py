@@ -10,18 +10,23 @@ logic is that of 10.11.12+): `buf_flush_page_cleaner`, `buf_flush_sync_for_check
 Engines (knob `engine`, one compiled kernel for all):
 - `mariadb-10.11` (10.11.8+): the loop above. Only the page cleaner flushes the LRU; LRU
   writes leave the page clean in the LRU, to be evicted by a later pass.
-- `mariadb-10.6` is modelled as 10.6.17 / 10.11.7, the last releases before MDEV-33613: the
-  page cleaner also runs LRU passes budgeted by innodb_io_capacity_max when the free list is
-  below innodb_lru_scan_depth (MDEV-33053, `buf_pool.ran_out()`), and user threads without a
-  free page run their own `innodb_lru_flush_size` batches (see `sim.get_free_block_mariadb`).
-  Differences from 10.11 kept here: the old recommendation (io_capacity x max(pct_for_dirty,
-  pct_for_lsn) / 100 instead of io_capacity x total_ratio), no LRU eviction during furious
-  flushing (MDEV-34265 came later), no min(iocmax, lru_scan_depth) floor of the LRU budget after
-  a flush-list pass (MDEV-36226), a batch stops when flushed + evicted reaches its budget, only
-  one LRU batch at a time, and LRU-written pages are freed when their write completes. The
-  oldest 10.6 releases, whose page cleaner did no LRU flushing at all, are not modelled.
-  The old formula and these boundaries come from innodb-flushing.md 3.2/3.3 (older buf0flu.cc
-  is not in the searchable corpus): UNVERIFIED line by line.
+- `mariadb-10.6` (10.6.0-10.6.17, 10.11.0-10.11.7; knob `version`, default 10.6.17): user
+  threads without a free page run their own `innodb_lru_flush_size` batches (see
+  `sim.get_free_block_mariadb`). Up to 10.6.12 / 10.11.2 the page cleaner flushes only the
+  flush list (`cleaner_flushes_lru`; read in a 2021 buf0flu.cc of the 10.6 line, whose
+  buf_flush_page_cleaner has no LRU call). From 10.6.13 / 10.11.3 (MDEV-26827, released with
+  10.11.3) it also runs LRU passes; flushsim models them as 10.6.17 / 10.11.7 have them (the
+  last releases before MDEV-33613): budgeted by innodb_io_capacity_max when the free list is
+  below innodb_lru_scan_depth (MDEV-33053, `buf_pool.ran_out()`). 10.6.13-10.6.16 ran such a
+  pass only once the free list was empty (`ran_out()` before MDEV-33053); that difference is
+  not modelled. Differences from 10.11 kept for the whole generation: the old recommendation
+  (io_capacity x max(pct_for_dirty, pct_for_lsn) / 100 + avg + pages_for_lsn, / 3, as in the
+  2021 source), no LRU eviction during furious flushing (MDEV-34265 came later), no
+  min(iocmax, lru_scan_depth) floor of the LRU budget after a flush-list pass (MDEV-36226), a
+  batch stops when flushed + evicted reaches its budget, only one LRU batch at a time, and
+  LRU-written pages are freed when their write completes.
+- An LRU batch holds buf_pool.mutex while it examines pages (LRU_SCAN_NS each): user threads'
+  free-page searches wait for it (`ma_lru_batch`, `sim.lru_search`).
 
 Simplifications:
 - A loop iteration is one event; `goto`s back into the loop body after a pass (set_idle,
@@ -90,6 +95,7 @@ from .layout import (
     I_FL_TAIL,
     I_FREE_LEN,
     I_LRU_LEN,
+    I_LRU_MUTEX,
     I_LRU_TAIL,
     I_SIZE,
     I_TRY_LRU_SCAN,
@@ -112,7 +118,9 @@ from .layout import (
     K_MAX_DIRTY,
     K_OLD_PCT,
     K_PAGE_SIZE,
+    K_VERSION,
     L_OLDEST,
+    LRU_SCAN_NS,
     MA_LOG_START_OFFSET,
     NIL,
     PC_ROUND_BASE_US,
@@ -135,9 +143,24 @@ def ma_redo_limits(knobs):
     return cap, margin - margin // 8, margin
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def cleaner_flushes_lru(knobs):
+    """Does the page cleaner flush the LRU? Not before 10.6.13 / 10.11.3 (MDEV-26827)."""
+    if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
+        return True
+    v = int(knobs[K_VERSION])
+    minor, patch = (v // 100) % 100, v % 100
+    return patch >= 13 if minor == 6 else patch >= 3
+
+
 @njit(cache=True, _nrt=False)
 def need_lru_eviction(inst, knobs):
-    """buf_pool_t::need_LRU_eviction (10.11) / ran_out() after MDEV-33053 (10.6 generation)."""
+    """buf_pool_t::need_LRU_eviction (10.11) / ran_out() after MDEV-33053 (10.6 generation).
+
+    Always false for a release whose page cleaner does no LRU flushing (cleaner_flushes_lru).
+    """
+    if not cleaner_flushes_lru(knobs):
+        return False
     if inst[0, I_TRY_LRU_SCAN] == 0:
         return True
     depth = int(knobs[K_LRU_DEPTH])
@@ -183,6 +206,7 @@ def ma_lru_batch(
         min_len = min(inst[0, I_SIZE] // 20 - 1, BUF_LRU_MIN_LEN)
     kind = IO_MA_LRU if new else IO_LRU
     ratio = old_ratio(knobs[K_OLD_PCT])
+    t = max(t, inst[0, I_LRU_MUTEX])  # after a user thread's LRU search
     flushed = 0
     evicted = 0
     scanned = 0
@@ -202,6 +226,9 @@ def ma_lru_batch(
             ring_stage(g, ring_frame, flushed, f)
             flushed += 1
         f = prev
+    # buf_pool.mutex is held while the batch examines pages; the writes go out after
+    t += (scanned * LRU_SCAN_NS + 999) // 1000
+    inst[0, I_LRU_MUTEX] = t
     free_at = t
     if flushed > 0:
         free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, flushed, 0, kind, t)
@@ -330,7 +357,8 @@ def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm
         elif pct_lwm == 0.0:
             p_dirty = 100 if pct >= max_pct else 0
         else:
-            p_dirty = int((pct * 100) / (max_pct + 1))
+            # the 2021 10.6 source: ulint(dirty_pct / max_pct), a ratio (0 or 1), not a percent
+            p_dirty = int(pct / max_pct) if max_pct > 0.0 else int(pct)
         term = ioc * max(p_dirty, p_lsn) // 100
         shown = p_dirty
     target = oldest + int(gf[GF_LSN_AVG_RATE]) * 3
@@ -573,7 +601,9 @@ def ma_page_cleaner_round(
             g[G_PC_LAST_PAGES] = n_flushed
             if s < out.shape[0]:
                 out[s, C_ADAPTIVE] += n_flushed
-        elif g[G_MA_ASYNC_LSN] <= oldest and not need_lru_eviction(inst, knobs):
+        elif (
+            g[G_MA_ASYNC_LSN] <= oldest and not need_lru_eviction(inst, knobs)
+        ) or not cleaner_flushes_lru(knobs):
             return _after_lru(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
         else:
             n_lru = iocmax
@@ -593,6 +623,8 @@ def ma_page_cleaner_round(
                 n_lru,
                 t,
             )
+    if not cleaner_flushes_lru(knobs):
+        return _after_lru(g, frl, inst, knobs, clock + PC_ROUND_BASE_US)
     # the LRU pass after the flush-list pass
     n_lru = iocmax - n_flushed if iocmax >= n_flushed else 0
     if new:

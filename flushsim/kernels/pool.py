@@ -47,6 +47,7 @@ from .layout import (
     I_FREE_LEN,
     I_FREED_CLOCK,
     I_LRU_HEAD,
+    I_LRU_ITR,
     I_LRU_LEN,
     I_LRU_OLD,
     I_LRU_TAIL,
@@ -202,6 +203,8 @@ def lru_add(fr, inst, i, f, old, ratio):
 @njit(cache=True, _nrt=False)
 def lru_remove(fr, inst, i, f, ratio):
     """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
+    if f == inst[i, I_LRU_ITR]:
+        inst[i, I_LRU_ITR] = fr[f, F_PREV]  # LRUHp::adjust
     if f == inst[i, I_LRU_OLD]:
         prev = fr[f, F_PREV]
         inst[i, I_LRU_OLD] = prev

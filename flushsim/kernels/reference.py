@@ -88,6 +88,8 @@ class Instance:
     pending_list: int = 0
     try_lru_scan: bool = True
     pending_done: int = 0
+    lru_mutex: int = 0  # the LRU's mutex is held by a user thread's search until (us)
+    lru_itr: Frame | None = None  # buf_pool.lru_scan_itr
 
 
 class SplitMix64:
@@ -452,6 +454,8 @@ class ReferenceSim(MariaDBMixin):
             f.old = inst.lru_old is not None
 
     def buf_LRU_remove_block(self, inst: Instance, f: Frame) -> None:
+        if f is inst.lru_itr:
+            inst.lru_itr = f.prev  # LRUHp::adjust
         if f is inst.lru_old:
             inst.lru_old = f.prev
             inst.lru_old.old = True
@@ -847,15 +851,31 @@ class ReferenceSim(MariaDBMixin):
         cleaner = len(self.times) - 1
         self.times[cleaner] = min(self.times[cleaner], max(t, self.pc_round_end))
 
-    def buf_LRU_scan_and_free_block(self, inst: Instance, scan_all: bool) -> bool:
-        f, scanned = inst.tail, 0
+    def buf_LRU_scan_and_free_block(self, inst: Instance, scan_all: bool) -> tuple[bool, int]:
+        """From lru_scan_itr if it is in the young part (LRUItr::start), else from the tail."""
+        f = inst.lru_itr
+        if f is None or f.old:
+            f = inst.tail
+        scanned = 0
         while f is not None and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+            prev = f.prev
             if self.replaceable(f):
+                inst.lru_itr = prev
                 self.buf_LRU_free_page(inst, f)
-                return True
+                return True, scanned
             scanned += 1
-            f = f.prev
-        return False
+            f = prev
+        inst.lru_itr = f
+        return False, scanned
+
+    def lru_search(self, inst: Instance, scan_all: bool, t: int) -> tuple[bool, int]:
+        """A user thread's search from t, holding the LRU's mutex LRU_SCAN_NS a page examined."""
+        found, scanned = self.buf_LRU_scan_and_free_block(inst, scan_all)
+        examined = scanned + 1 if found else scanned
+        t += (examined * L.LRU_SCAN_NS + 999) // 1000
+        inst.lru_mutex = t
+        self.count(t, L.C_SEARCH_SCANNED, scanned)
+        return found, t
 
     def buf_flush_single_page_from_LRU(self, inst: Instance, t: int) -> tuple[bool, int]:
         page = int(self.k.innodb_page_size)
@@ -880,7 +900,7 @@ class ReferenceSim(MariaDBMixin):
     ) -> tuple[Frame | None, int]:
         """None with sleep_until set: sleep 10 ms, then call again with resume = self.free_k."""
         if self.engine != L.ENG_MYSQL80:
-            return self.buf_LRU_get_free_block_mariadb(t)
+            return self.buf_LRU_get_free_block_mariadb(t, resume)
         t0 = t
         k = resume - 1 if resume > 0 else 0
         woke = resume > 0  # from the sleep: the single-page flush comes first
@@ -891,7 +911,7 @@ class ReferenceSim(MariaDBMixin):
                     return inst.free.pop(), t
                 freed = False
                 if inst.try_lru_scan or k > 0:
-                    freed = self.buf_LRU_scan_and_free_block(inst, scan_all=k > 0)
+                    freed, t = self.lru_search(inst, k > 0, t)
                     if not freed and k == 0:
                         inst.try_lru_scan = False
                 if freed:

@@ -42,7 +42,16 @@ class MariaDBMixin:
         margin -= margin // 10
         return cap, margin - margin // 8, margin
 
+    def cleaner_flushes_lru(self) -> bool:
+        if self.ma_new:
+            return True
+        v = int(self.k.version)
+        minor, patch = (v // 100) % 100, v % 100
+        return patch >= 13 if minor == 6 else patch >= 3
+
     def need_LRU_eviction(self) -> bool:
+        if not self.cleaner_flushes_lru():
+            return False
         inst = self.instances[0]
         if not inst.try_lru_scan:
             return True
@@ -62,6 +71,7 @@ class MariaDBMixin:
         if self.ma_new:
             min_len = min(inst.size // 20 - 1, L.BUF_LRU_MIN_LEN)
         kind = L.IO_MA_LRU if self.ma_new else L.IO_LRU
+        t = max(t, inst.lru_mutex)
         batch: list = []
         evicted = scanned = 0
         f = inst.tail
@@ -79,6 +89,8 @@ class MariaDBMixin:
                 f.io = kind
                 batch.append(f)
             f = prev
+        t += (scanned * L.LRU_SCAN_NS + 999) // 1000
+        inst.lru_mutex = t
         free_at = self.dispatch(inst, batch, kind, t) if batch else t
         self.count(t, L.C_LRU_FLUSH, len(batch))
         self.count(t, L.C_LRU_EVICT, evicted)
@@ -167,7 +179,8 @@ class MariaDBMixin:
             elif pct_lwm == 0.0:
                 p_dirty = 100 if pct >= max_pct else 0
             else:
-                p_dirty = int((pct * 100) / (max_pct + 1))
+                # the 2021 10.6 source: ulint(dirty_pct / max_pct), a ratio (0 or 1), not a percent
+                p_dirty = int(pct / max_pct) if max_pct > 0.0 else int(pct)
             term = ioc * max(p_dirty, p_lsn) // 100
             shown = p_dirty
         target = oldest + int(self.lsn_avg_rate) * 3
@@ -320,13 +333,17 @@ class MariaDBMixin:
                 n_flushed, clock = self.ma_flush_list(n, LSN_MAX, clock)
                 self.pc_last_pages = n_flushed
                 self.count(t, L.C_ADAPTIVE, n_flushed)
-            elif self.ma_async <= oldest and not self.need_LRU_eviction():
+            elif (
+                self.ma_async <= oldest and not self.need_LRU_eviction()
+            ) or not self.cleaner_flushes_lru():
                 return self.ma_after_lru(t + L.PC_ROUND_BASE_US)
             else:
                 n_lru = iocmax
                 if self.ma_new:
                     n_lru = max(n_lru, min(iocmax, int(self.k.innodb_lru_scan_depth)))
                 return self.ma_lru_pass_after_writes(n_lru, t)
+        if not self.cleaner_flushes_lru():
+            return self.ma_after_lru(clock + L.PC_ROUND_BASE_US)
         n_lru = iocmax - n_flushed if iocmax >= n_flushed else 0
         if self.ma_new:
             n_lru = max(n_lru, min(iocmax, int(self.k.innodb_lru_scan_depth)))
@@ -342,50 +359,66 @@ class MariaDBMixin:
         cleaner = len(self.times) - 1
         self.times[cleaner] = min(self.times[cleaner], max(t, self.pc_round_end))
 
-    def buf_LRU_get_free_block_mariadb(self, t: int):
+    def buf_LRU_get_free_block_mariadb(self, t: int, resume: int = 0):
         t0 = t
         inst = self.instances[0]
         cleaner = len(self.times) - 1
+        it = (resume - 1) // 2 if resume > 0 else 0
+        searched = resume > 0 and (resume - 1) % 2 == 1
+        if inst.lru_mutex > t:
+            self.count_wait(L.C_LRU_MUTEX_WAIT, t, inst.lru_mutex + 1)
+            self.ma_sleep(t0, inst.lru_mutex + 1, 1 + 2 * it + (1 if searched else 0))
+            return None, t
         if inst.free:
             f = inst.free.pop()
             if (
                 self.ma_idle
+                and self.cleaner_flushes_lru()
                 and self.times[cleaner] > t
                 and inst.lru_len > 256
                 and len(inst.free) < int(self.k.innodb_lru_scan_depth) // 2
             ):
                 self.ma_wake_cleaner(t)
             return f, t
-        if inst.try_lru_scan:
-            if self.buf_LRU_scan_and_free_block(inst, scan_all=False):
-                return inst.free.pop(), t
-            inst.try_lru_scan = False
+        if not searched:
+            whole = it > 0 and not self.ma_new
+            if inst.try_lru_scan or whole:
+                found, done = self.lru_search(inst, whole, t)
+                if not found:
+                    inst.try_lru_scan = False
+                if done > t:
+                    self.ma_sleep(t0, done, 1 + 2 * it + (0 if found else 1))
+                    return None, t
+                if found:
+                    return inst.free.pop(), t
         if self.ma_new:
             self.count(t, L.C_WAIT_FREE)
             self.ma_wake_cleaner(t)
-            self.ma_sleep(t0, min(self.times[cleaner] + 1, t + 1_000_000))
+            self.ma_sleep(t0, min(self.times[cleaner] + 1, t + 1_000_000), 0)
             return None, t
         if self.ma_lru_busy > t:
-            self.ma_sleep(t0, self.ma_lru_busy + 1)
+            self.ma_sleep(t0, self.ma_lru_busy + 1, 2 + 2 * it)
             return None, t
+        if it > 1:
+            self.count(t, L.C_FREE_WAITS)
         # user_lru_batch: buf_flush_LRU(innodb_lru_flush_size) run by this thread
-        flushed, _, free_at = self.buf_do_LRU_batch(int(self.k.innodb_lru_flush_size), t)
+        flushed, _, done = self.buf_do_LRU_batch(int(self.k.innodb_lru_flush_size), t)
         inst.try_lru_scan = True
         if flushed > 0:
             self.ma_lru_busy = self.last_write_done()
             self.count(t, L.C_USER_LRU, flushed)
-        t = free_at
         if flushed == 0:
             self.count(t, L.C_SINGLE_FAIL)
         self.count(t, L.C_WAIT_FREE)
-        if inst.free:
-            return inst.free.pop(), t
-        self.ma_sleep(t0, max(self.ma_lru_busy, t) + 1)
+        if it + 1 >= L.FREE_BLOCK_MAX_ITERATIONS:
+            return None, done
+        self.ma_sleep(t0, max(done, t + 1), 1 + 2 * (it + 1))
         return None, t
 
-    def ma_sleep(self, t0: int, wake: int) -> None:
-        """No free block: the thread sleeps from t0 until `wake` (us), then retries the row."""
+    def ma_sleep(self, t0: int, wake: int, resume: int) -> None:
+        """No free block: the thread sleeps from t0 until `wake` (us), then goes on at `resume`."""
         self.sleep_until = wake
+        self.free_k = resume
         self.count_wait(L.C_FREE_WAIT_MS, t0, wake)
 
     def ma_after_commit(self, t: int) -> None:

@@ -44,12 +44,14 @@ from .layout import (
     C_FREE,
     C_FREE_WAIT_MS,
     C_FREE_WAITS,
+    C_LRU_MUTEX_WAIT,
     C_LSN,
     C_NOT_YOUNG,
     C_OLD,
     C_READ_REQ,
     C_READS,
     C_REDO_WAIT,
+    C_SEARCH_SCANNED,
     C_SINGLE,
     C_SINGLE_FAIL,
     C_TIME,
@@ -108,7 +110,9 @@ from .layout import (
     I_FREE_HEAD,
     I_FREE_LEN,
     I_LRU_HEAD,
+    I_LRU_ITR,
     I_LRU_LEN,
+    I_LRU_MUTEX,
     I_LRU_OLD,
     I_LRU_TAIL,
     I_OLD_LEN,
@@ -149,6 +153,7 @@ from .layout import (
     L_OLDEST,
     LOG_START_LSN,
     LRU_OLD,
+    LRU_SCAN_NS,
     MA_MIB,
     N_COLS,
     N_FRAME_I32,
@@ -173,6 +178,7 @@ from .layout import (
     WL_ZIPF,
 )
 from .mariadb import (
+    cleaner_flushes_lru,
     ma_page_cleaner_round,
     ma_redo_limits,
     user_lru_batch,
@@ -440,8 +446,14 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
 
     It starts past the frames the last scan found unreplaceable, if they still are and are
     still where they were (the scan cache of pool.py): the same result as scanning them again.
+    Returns (whether a page was freed, pages passed over: buffer_LRU_search_scanned).
+    Like buf_pool.lru_scan_itr, a search resumes where the last one stopped if that frame is
+    in the young part of the LRU (I_LRU_ITR), and leaves it where it stops.
     """
     ratio = old_ratio(knobs[K_OLD_PCT])
+    itr = inst[i, I_LRU_ITR]
+    if itr != NIL and fr[itr, F_LRU] != LRU_OLD:
+        return _scan_from(fr, frl, inst, page_frame, i, scan_all, itr, ratio)
     scanned = inst[i, I_SCAN_N]
     f = inst[i, I_SCAN_NEXT] if scanned > 0 else inst[i, I_LRU_TAIL]
     after = f  # the frame after the first SCAN_CACHE frames (this one if the record is full)
@@ -463,10 +475,47 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
         inst[i, I_SCAN_N] = SCAN_CACHE
         inst[i, I_SCAN_NEXT] = after
     if found:
+        inst[i, I_LRU_ITR] = fr[f, F_PREV]
         evict(fr, inst, page_frame, i, f, ratio)
         # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
         prefetch2(frl, inst[i, I_SCAN_NEXT], L_OLDEST)
-    return found
+    else:
+        inst[i, I_LRU_ITR] = f
+    return found, scanned
+
+
+@njit(cache=True, _nrt=False)
+def _scan_from(fr, frl, inst, page_frame, i, scan_all, f, ratio):
+    """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache)."""
+    scanned = 0
+    while f != NIL and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
+        prev = fr[f, F_PREV]
+        if replaceable(fr, frl, f):
+            inst[i, I_LRU_ITR] = prev
+            evict(fr, inst, page_frame, i, f, ratio)
+            return True, scanned
+        scanned += 1
+        f = prev
+    inst[i, I_LRU_ITR] = f
+    return False, scanned
+
+
+@njit(cache=True, _nrt=False)
+def lru_search(fr, frl, inst, page_frame, knobs, out, i, scan_all, t):
+    """scan_and_free by a user thread from t (us), holding the LRU's mutex.
+
+    Each page it examines costs LRU_SCAN_NS, and the mutex stays held meanwhile (MariaDB's
+    buf_pool.mutex: get_free_block_mariadb and ma_lru_batch wait for it). Returns (whether a
+    page was freed, time the thread releases the mutex and goes on).
+    """
+    found, scanned = scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all)
+    examined = scanned + 1 if found else scanned
+    t += (examined * LRU_SCAN_NS + 999) // 1000
+    inst[i, I_LRU_MUTEX] = t
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, C_SEARCH_SCANNED] += scanned
+    return found, t
 
 
 @njit(cache=True, _nrt=False)
@@ -557,6 +606,7 @@ def get_free_block(
             heap,
             pos,
             t,
+            resume,
         )
     k = resume - 1 if resume > 0 else 0
     t0 = t
@@ -569,7 +619,8 @@ def get_free_block(
                 return f, t
             freed = False
             if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
-                freed = scan_and_free(fr, frl, inst, page_frame, knobs, i, k > 0)
+                # its time is charged; other threads do not wait for the LRU_list_mutex
+                freed, t = lru_search(fr, frl, inst, page_frame, knobs, out, i, k > 0, t)
                 if not freed and k == 0:
                     inst[i, I_TRY_LRU_SCAN] = 0
             if freed:
@@ -630,63 +681,96 @@ def get_free_block_mariadb(
     heap,
     pos,
     t,
+    resume,
 ):
     """buf_LRU_get_free_block of MariaDB (innodb-flushing.md 4.4).
 
-    10.11 (10.11.8+): take a free page, or evict a clean one from the last 100 of the LRU, or
-    wake the page cleaner and wait for it (Innodb_buffer_pool_wait_free += 1 per wait).
-    10.6 generation: the same, but instead of waiting for the cleaner the thread runs its own
-    LRU batch of innodb_lru_flush_size pages; while one batch has writes in flight
-    (buf_pool.n_flush_LRU) other threads wait for it to end.
-    A wait is not done here: the thread sets g[G_SLEEP] to the time it retries and returns
-    NIL; run_step keeps the row pending. Simplification: after a wait a thread scans the last
-    100 LRU pages again, not the whole list.
+    Each pass holds buf_pool.mutex, which another thread's LRU search or LRU batch may hold for
+    a while (lru_search, mariadb.ma_lru_batch). 10.11 (10.11.8+): take a free page, or evict a
+    clean one from the last 100 of the LRU, or wake the page cleaner and wait for it
+    (Innodb_buffer_pool_wait_free += 1 per wait). 10.6 generation (buf0lru.cc before
+    MDEV-33613), iteration n = 0, 1, ...: take a free page; search the LRU for a clean one (at
+    n = 0 the last 100 pages if buf_pool.try_LRU_scan, from n = 1 on the whole list); wait while
+    an LRU batch has writes in flight (buf_pool.n_flush_LRU, woken by done_free); else run its
+    own buf_flush_LRU(innodb_lru_flush_size) and go on to n + 1.
+    Nothing that takes time is done ahead of the clock: the thread sleeps for the mutex, for
+    its own search or batch, or for a batch's writes. It sets g[G_SLEEP] to the time it goes on
+    and g[G_FREE_K] to where (`resume`: 1 + 2 n, + 1 past the search), and returns NIL; run_step
+    keeps the row pending. A page its search freed stays on the free list, which no other
+    thread reaches before the mutex is free. Simplification: the done_free wait ends when the
+    batch's last write completes, not at each page it frees.
     """
     t0 = t
+    new = knobs[K_ENGINE] == ENG_MARIADB1011
+    it = (resume - 1) // 2 if resume > 0 else 0
+    searched = resume > 0 and (resume - 1) % 2 == 1
+    held = inst[0, I_LRU_MUTEX]
+    if held > t:
+        # its holder goes on at `held`: wake just after it
+        add_wait(out, C_LRU_MUTEX_WAIT, t, held + 1)
+        return _ma_sleep(g, out, t0, held + 1, 1 + 2 * it + (1 if searched else 0)), t
     f = free_pop(fr, frl, inst, 0)
     if f != NIL:
         cleaner = times.shape[0] - 1
         if (
             g[G_MA_IDLE] == 1
+            and cleaner_flushes_lru(knobs)
             and times[cleaner] > t
             and inst[0, I_LRU_LEN] > 256
             and inst[0, I_FREE_LEN] < int(knobs[K_LRU_DEPTH]) // 2
         ):
             ma_wake_cleaner(g, times, heap, pos, t)  # page_cleaner_wakeup(true)
         return f, t
-    if inst[0, I_TRY_LRU_SCAN] == 1:
-        if scan_and_free(fr, frl, inst, page_frame, knobs, 0, False):
-            return free_pop(fr, frl, inst, 0), t
-        inst[0, I_TRY_LRU_SCAN] = 0
-    s = t // 1_000_000
-    cleaner = times.shape[0] - 1
-    if knobs[K_ENGINE] == ENG_MARIADB1011:
+    if not searched:
+        whole = it > 0 and not new
+        if inst[0, I_TRY_LRU_SCAN] == 1 or whole:
+            found, done = lru_search(fr, frl, inst, page_frame, knobs, out, 0, whole, t)
+            if not found:
+                inst[0, I_TRY_LRU_SCAN] = 0
+            if done > t:
+                # found: the page waits on the free list (goto retry); else on past the search
+                return _ma_sleep(g, out, t0, done, 1 + 2 * it + (0 if found else 1)), t
+            if found:
+                return free_pop(fr, frl, inst, 0), t
+    if new:
+        s = t // 1_000_000
         if s < out.shape[0]:
             out[s, C_WAIT_FREE] += 1
         ma_wake_cleaner(g, times, heap, pos, t)
-        # wait for buf_pool.done_free (at most 1 s): retry just after the cleaner's next pass
-        g[G_SLEEP] = min(times[cleaner] + 1, t + 1_000_000)
-        add_wait(out, C_FREE_WAIT_MS, t0, g[G_SLEEP])
-        return NIL, t
-    # 10.6 generation
+        # wait for buf_pool.done_free (at most 1 s): retry just after the cleaner's pass
+        cleaner = times.shape[0] - 1
+        return _ma_sleep(g, out, t0, min(times[cleaner] + 1, t + 1_000_000), 0), t
     busy = g[G_MA_LRU_BUSY]
     if busy > t:
-        g[G_SLEEP] = busy + 1  # wait for the running LRU batch (done_free)
-        add_wait(out, C_FREE_WAIT_MS, t0, g[G_SLEEP])
-        return NIL, t
-    flushed, t = user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t)
+        # wait for the running LRU batch (done_free), then take a page or flush (no search)
+        return _ma_sleep(g, out, t0, busy + 1, 2 + 2 * it), t
+    s = t // 1_000_000
+    if it > 1 and s < out.shape[0]:
+        out[s, C_FREE_WAITS] += 1
+    flushed, done = user_lru_batch(
+        g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t
+    )
     s = t // 1_000_000
     if s < out.shape[0]:
         if flushed == 0:
             out[s, C_SINGLE_FAIL] += 1
         out[s, C_WAIT_FREE] += 1
-    f = free_pop(fr, frl, inst, 0)
-    if f != NIL:
-        return f, t
-    busy = g[G_MA_LRU_BUSY]
-    g[G_SLEEP] = max(busy, t) + 1
-    add_wait(out, C_FREE_WAIT_MS, t0, g[G_SLEEP])
-    return NIL, t
+    if it + 1 >= FREE_BLOCK_MAX_ITERATIONS:
+        return NIL, done
+    # buf_pool.stat.LRU_waits++, then the next iteration once its batch is written
+    return _ma_sleep(g, out, t0, max(done, t + 1), 1 + 2 * (it + 1)), t
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _ma_sleep(g, out, t0, wake, resume):
+    """A MariaDB user thread without a free page sleeps from t0 until `wake` (us).
+
+    It goes on at `resume` (get_free_block_mariadb's encoding, 0: from the start). Returns NIL.
+    """
+    g[G_SLEEP] = wake
+    g[G_FREE_K] = resume
+    add_wait(out, C_FREE_WAIT_MS, t0, wake)
+    return NIL
 
 
 @njit(cache=True, _nrt=False)
@@ -1202,6 +1286,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         inst[i, I_LRU_HEAD] = NIL
         inst[i, I_LRU_TAIL] = NIL
         inst[i, I_LRU_OLD] = NIL
+        inst[i, I_LRU_ITR] = NIL
         inst[i, I_FL_HEAD] = NIL
         inst[i, I_FL_TAIL] = NIL
         inst[i, I_FIRST_FRAME] = i * size

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .. import params
+from ..kernels.layout import MARIADB106_VERSIONS
 from ..scenario import Scenario
 
 __all__ = [
@@ -873,6 +874,36 @@ def _engine_and_note(version: str, comment: str = "") -> tuple[str | None, str]:
     return engine, f"MariaDB {m.group(0)}: the {generation} generation ({engine})"
 
 
+def mariadb106_release(version: str) -> tuple[str | None, str]:
+    """The `version` knob of engine mariadb-10.6 for a server's version string, and a note.
+
+    "10.6.3-MariaDB-log" -> "10.6.3". Releases of other series are mapped to the 10.6 release
+    that flushes alike: 10.5 to 10.6.0 (no LRU flushing in the page cleaner); 10.7 to 10.10 to
+    10.6.12 before MDEV-26827 reached them (10.8.8, 10.9.6, 10.10.4), else 10.6.13; 11.x
+    (before MDEV-33613) to 10.6.17 once MDEV-33053 reached it, else 10.6.13.
+    Returns (None, why) when the text holds no version of the 10.6 generation.
+    """
+    m = _VERSION.search(str(version))
+    if m is None:
+        return None, f"version {version!r} has no major.minor.patch number: release 10.6.17 assumed"
+    major, minor, patch = (int(g) for g in m.groups())
+    release = f"{major}.{minor}.{patch}"
+    if release in MARIADB106_VERSIONS:
+        return release, ""
+    if (major, minor) < (10, 6):
+        return "10.6.0", f"MariaDB {release} flushes like 10.6.0 here (version = 10.6.0)"
+    if (10, 7) <= (major, minor) <= (10, 10):
+        fixed = {(10, 8): 8, (10, 9): 6, (10, 10): 4}.get((major, minor))
+        alike = "10.6.13" if fixed is not None and patch >= fixed else "10.6.12"
+    elif major == 11:
+        # MDEV-33053 (the 10.6.17 page cleaner) reached 11.0.5, 11.1.4 and 11.2.3
+        fixed = {0: 5, 1: 4, 2: 3}.get(minor, 0)
+        alike = "10.6.17" if patch >= fixed else "10.6.13"
+    else:
+        return None, f"MariaDB {release} is not of the 10.6.0-10.11.7 generation"
+    return alike, f"MariaDB {release} flushes like {alike} here (version = {alike})"
+
+
 def engine_for_version(version: str, version_comment: str = "") -> str:
     """The flushsim engine for a server's `version` (and `version_comment`) variable.
 
@@ -1003,6 +1034,17 @@ def _build(
         p = params.BY_NAME.get(key)
         if p is None or p.group != "server":
             not_modelled[name] = text
+            continue
+        if key == "version":
+            # the server's version string picks the engine; within mariadb-10.6 the release
+            release, note = mariadb106_release(text) if engine == params.MARIADB106 else (None, "")
+            if release is None:
+                not_modelled[name] = text
+            else:
+                knobs[key] = release
+                modelled[name] = text
+            if note:
+                notes.append(note)
             continue
         if engine not in p.engines:
             not_modelled[name] = text
@@ -1146,10 +1188,16 @@ def read_mycnf(
             "innodb_dedicated_server=ON: the server sizes the buffer pool and redo log from the "
             "machine's memory; flushsim uses the values in the file or its defaults."
         )
+    release = None
+    if version is not None and engine == params.MARIADB106:
+        release, note = mariadb106_release(version)
+        if note:
+            notes.append(note)
     return _build(
         source="my.cnf",
         engine=engine,
         engine_note=engine_note,
+        extra_knobs={"version": release} if release else None,
         values=cfg.settings,
         lines={k: s.line for k, s in cfg.sources.items()},
         texts={k: s.text for k, s in cfg.sources.items()},

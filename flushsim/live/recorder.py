@@ -21,7 +21,8 @@ M = INNODB_METRICS, read only where the metric is enabled):
   _avg_page_rate, _lsn_avg_rate ← M (disabled by default on both servers).
 - flushing counters: buffer_LRU_batch_flush_total_pages / _evict_total_pages ← S
   Innodb_buffer_pool_pages_LRU_flushed / _LRU_freed (MariaDB) or M; buffer_LRU_batch_scanned,
-  buffer_flush_{adaptive,background,sync,batch}_total_pages ← M (disabled by default);
+  buffer_LRU_search_scanned, buffer_flush_{adaptive,background,sync,batch}_total_pages ← M
+  (disabled by default);
   buffer_LRU_single_flush_failure_count, buffer_LRU_get_free_waits ← M (MySQL only);
   buffer_pool_wait_free ← S Innodb_buffer_pool_wait_free; innodb_dblwr_pages_written /
   innodb_dblwr_writes ← S Innodb_dblwr_*; log_writes ← S Innodb_log_writes.
@@ -114,6 +115,7 @@ SOURCES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
         ((_S, "Innodb_buffer_pool_pages_LRU_freed"), (_M, "buffer_LRU_batch_evict_total_pages")),
     ),
     "buffer_LRU_batch_scanned": (COUNTER, ((_M, "buffer_LRU_batch_scanned"),)),
+    "buffer_LRU_search_scanned": (COUNTER, ((_M, "buffer_LRU_search_scanned"),)),
     "buffer_flush_adaptive_total_pages": (COUNTER, ((_M, "buffer_flush_adaptive_total_pages"),)),
     "buffer_flush_background_total_pages": (
         COUNTER,
