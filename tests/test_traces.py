@@ -211,6 +211,8 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     assert p.page_frame[10] == L.NO_PAGE
     assert p.inst[0, L.I_TRY_LRU_SCAN] == 0
     assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SINGLE] == 1
-    # 500 us single-page flush, then the read (20 us service + 100 us latency)
-    assert t == 1000 + 500 + 120
+    # the search passed all 8 pages (100 ns each: 1 us, rounded up), then the 500 us single-page
+    # flush, then the read (20 us service + 100 us latency)
+    assert p.out[0, L.C_SEARCH_SCANNED] == 8
+    assert t == 1000 + 1 + 500 + 120
     assert p.lru()[0] == 30

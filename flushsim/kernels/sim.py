@@ -589,7 +589,8 @@ def get_free_block(
     From the third iteration on the server sleeps 10 ms before its single-page flush. The
     thread sleeps in run_step: this returns NIL with g[G_SLEEP] = the wake time and
     g[G_FREE_K] = 1 + the iteration, and `resume` (that value, 0 otherwise) carries on there with
-    the flush. MariaDB engines go to get_free_block_mariadb (one test per miss, none per hit).
+    the flush. The LRU search costs LRU_SCAN_NS a page examined (lru_search); nobody waits for
+    its LRU_list_mutex. MariaDB engines go to get_free_block_mariadb (one test per miss).
     """
     if knobs[K_ENGINE] != ENG_MYSQL80:
         return get_free_block_mariadb(
@@ -697,8 +698,9 @@ def get_free_block_mariadb(
     its own search or batch, or for a batch's writes. It sets g[G_SLEEP] to the time it goes on
     and g[G_FREE_K] to where (`resume`: 1 + 2 n, + 1 past the search), and returns NIL; run_step
     keeps the row pending. A page its search freed stays on the free list, which no other
-    thread reaches before the mutex is free. Simplification: the done_free wait ends when the
-    batch's last write completes, not at each page it frees.
+    thread reaches before the mutex is free. Simplifications: the mutex has no queue (after its
+    release, the waiter that runs first takes it), and the done_free wait ends when the batch's
+    last write completes, not at each page it frees.
     """
     t0 = t
     new = knobs[K_ENGINE] == ENG_MARIADB1011
