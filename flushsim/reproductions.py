@@ -40,7 +40,7 @@ import polars as pl
 
 from . import params, presets, ssd
 from .run import Run, simulate
-from .scenario import Scenario
+from .scenario import Scenario, for_engine
 
 __all__ = [
     "SEED000_ARTICLE",
@@ -446,19 +446,7 @@ def seed003_preset(name: str, engine: str = params.MARIADB106) -> Scenario:
         name: "seed003-io-capacity" or "seed003-lru-flush-size".
         engine: "mariadb-10.6" (the article's 10.6.3) or "mariadb-10.11" (10.11.8 and later).
     """
-    sc = presets.get(name)
-    if engine == sc.engine:
-        return sc
-    knobs = {k: v for k, v in sc.knobs.items() if k != "version"}
-    return Scenario(
-        knobs=knobs,
-        engine=engine,
-        timeline=sc.timeline,
-        seconds=sc.seconds,
-        seed=sc.seed,
-        name=sc.name,
-        description=sc.description,
-    )
+    return for_engine(presets.get(name), engine)[0]
 
 
 def seed003_stats(run: Run, warm_up_s: int = SEED003_WARM_UP_S) -> dict[str, float]:

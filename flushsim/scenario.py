@@ -9,6 +9,7 @@ Everything is validated when the Scenario is built, before any numba code runs.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -226,3 +227,32 @@ def encode(name: str, value: object) -> float:
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     return float(value)  # type: ignore[arg-type]
+
+
+def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
+    """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
+
+    Timeline events that set only dropped knobs are dropped too; the engine's own defaults
+    apply to everything the scenario does not set (innodb_lru_scan_depth 1536 on MariaDB, ...).
+    """
+    have = {p.name for p in params.for_engine(engine)}
+    dropped = tuple(k for k in scenario.knobs if k not in have)
+    events = []
+    for e in scenario.timeline:
+        kept = tuple((k, v) for k, v in e.knobs if k in have)
+        dropped += tuple(k for k, _ in e.knobs if k not in have and k not in dropped)
+        if e.action != "set" or kept:
+            events.append(dataclasses.replace(e, knobs=kept))
+    with warnings.catch_warnings():
+        # the server's adjustments are kept in sc.adjustments (the explorer shows them)
+        warnings.simplefilter("ignore", params.FlushsimWarning)
+        sc = Scenario(
+            knobs={k: v for k, v in scenario.knobs.items() if k in have},
+            engine=engine,
+            timeline=tuple(events),
+            seconds=scenario.seconds,
+            seed=scenario.seed,
+            name=scenario.name,
+            description=scenario.description,
+        )
+    return sc, dropped

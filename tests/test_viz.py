@@ -273,7 +273,7 @@ def test_explorer_autoplay_starts_the_browser_player_on_a_rerun(monkeypatch):
 
 
 def test_for_engine_drops_what_the_engine_lacks():
-    from flushsim.viz.explorer import for_engine
+    from flushsim.scenario import for_engine
 
     sc, dropped = for_engine(fs.presets.get("seed001-lru-burst"), "mariadb-10.11")
     assert sc.engine == "mariadb-10.11"
@@ -304,6 +304,20 @@ def test_explorer_engine_switch_enables_lru_flush_size_and_engine_defaults(monke
     ex.engine_picker.value = "mariadb-10.11"
     assert "innodb_redo_log_capacity is not a mariadb-10.11 setting" in ex.messages.value
     assert "ready" in ex.status.value
+
+
+def test_explorer_picks_the_mariadb_10_6_release(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    assert ex.release.disabled  # MySQL has no such knob
+    ex.engine_picker.value = "mariadb-10.6"
+    assert not ex.release.disabled and ex.run.scenario["version"] == "10.6.17"
+    ex.release.value = "10.6.3"
+    assert ex.run.scenario["version"] == "10.6.3"
+    ex.preset_picker.value = "seed003-io-capacity"  # a preset sets it
+    assert ex.release.value == "10.6.3" and ex.run.scenario["version"] == "10.6.3"
+    ex.engine_picker.value = "mariadb-10.11"  # 10.11.8 and later: no release to pick
+    assert ex.release.disabled and "version" not in ex.run.scenario.knobs
 
 
 def test_explorer_io_pickers_follow_the_engine(monkeypatch):

@@ -25,7 +25,6 @@ import os
 import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import replace
 
 import ipywidgets as w
 from bokeh.events import DocumentReady
@@ -35,7 +34,7 @@ from jupyter_bokeh import BokehModel
 from .. import params, presets, ssd
 from ..params import GiB, MiB
 from ..run import Run, simulate
-from ..scenario import Scenario
+from ..scenario import Scenario, for_engine
 from . import figures
 from .bokeh_widget import BatchedBokehModel
 from .regimes import regime_changes
@@ -73,6 +72,7 @@ def _engine_choices(name: str, engine: str) -> list[object]:
 
 
 FLUSH_SIZE = "innodb_lru_flush_size"  # MariaDB's knob: a control only on the engines that have it
+VERSION = "version"  # the release within mariadb-10.6: a control only on that engine
 
 
 def _fmt_value(name: str, v: int) -> str:
@@ -101,35 +101,6 @@ def _lists(columns: dict) -> dict:
 
 # The whole run is simulated on this thread while the preview is drawn (one at a time).
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
-
-
-def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
-    """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
-
-    Timeline events that set only dropped knobs are dropped too; the engine's own defaults
-    apply to everything the scenario does not set (innodb_lru_scan_depth 1536 on MariaDB, ...).
-    """
-    have = {p.name for p in params.for_engine(engine)}
-    dropped = tuple(k for k in scenario.knobs if k not in have)
-    events = []
-    for e in scenario.timeline:
-        kept = tuple((k, v) for k, v in e.knobs if k in have)
-        dropped += tuple(k for k, _ in e.knobs if k not in have and k not in dropped)
-        if e.action != "set" or kept:
-            events.append(replace(e, knobs=kept))
-    with warnings.catch_warnings():
-        # the server's adjustments are kept in sc.adjustments; the explorer shows them
-        warnings.simplefilter("ignore", params.FlushsimWarning)
-        sc = Scenario(
-            knobs={k: v for k, v in scenario.knobs.items() if k in have},
-            engine=engine,
-            timeline=tuple(events),
-            seconds=scenario.seconds,
-            seed=scenario.seed,
-            name=scenario.name,
-            description=scenario.description,
-        )
-    return sc, dropped
 
 
 def fast_seconds(seconds: int) -> int:
@@ -319,6 +290,19 @@ class Explorer:
         )
         flush_size.add_class("fs-knob-innodb_lru_flush_size")
         self.flush_size = flush_size
+        release = params.get(VERSION)
+        self.release = w.Dropdown(
+            options=list(release.choices),
+            value=release.default,
+            description=VERSION,
+            disabled=True,
+            layout=wide,
+            style=picker_style,
+            tooltip="The MariaDB release (mariadb-10.6 only, 10.6.0-10.6.17 and 10.11.0-10.11.7). "
+            "Up to 10.6.12 / 10.11.2 the page cleaner flushes no LRU page and user threads free "
+            "every page themselves (seed 003 ran 10.6.3); from 10.6.13 / 10.11.3 it does.",
+        )
+        self.release.add_class("fs-knob-version")
         self.drive_picker = w.Dropdown(
             options=[(d.model, d.name) for d in ssd.catalog_drives()],
             value=self.setting.drive.name,
@@ -346,6 +330,7 @@ class Explorer:
         self.preset_picker.observe(self._on_preset, names="value")
         self.engine_picker.observe(self._on_engine, names="value")
         flush_size.observe(self._on_knob, names="value")
+        self.release.observe(self._on_knob, names="value")
         self._sync_engine_controls()
         self.fill.observe(self._on_ssd, names="value")
         self.drive_picker.observe(self._on_ssd, names="value")
@@ -375,6 +360,7 @@ class Explorer:
                 self.workload_picker,
                 *(self.controls[n] for n in KNOB_CONTROLS),
                 self.flush_size,
+                self.release,
                 w.HTML("<b>I/O path</b> (the device's own knobs: <code>device_*</code>)"),
                 *(self.controls[n] for n in IO_PICKERS),
                 self.drive_picker,
@@ -409,6 +395,8 @@ class Explorer:
         knobs = {name: ctl.value for name, ctl in self.controls.items()}
         if not self.flush_size.disabled:
             knobs[FLUSH_SIZE] = self.flush_size.value
+        if not self.release.disabled:
+            knobs[VERSION] = self.release.value
         sc = self.scenario.replace(**knobs)
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
@@ -592,6 +580,8 @@ class Explorer:
             ctls = dict(self.controls)
             if not self.flush_size.disabled:
                 ctls[FLUSH_SIZE] = self.flush_size
+            if not self.release.disabled:
+                ctls[VERSION] = self.release
             for name, ctl in ctls.items():
                 value = self.scenario[name]
                 if isinstance(ctl, w.SelectionSlider) and value not in [v for _, v in ctl.options]:
@@ -604,10 +594,11 @@ class Explorer:
         self.rerun()
 
     def _sync_engine_controls(self) -> None:
-        """Engine-specific controls: innodb_lru_flush_size, the I/O pickers' choices."""
+        """Engine-specific controls: innodb_lru_flush_size, version, the I/O pickers' choices."""
         engine = self.engine_picker.value
-        has = FLUSH_SIZE in {p.name for p in params.for_engine(engine)}
-        self.flush_size.disabled = not has
+        names = {p.name for p in params.for_engine(engine)}
+        self.flush_size.disabled = FLUSH_SIZE not in names
+        self.release.disabled = VERSION not in names
         for name in IO_PICKERS:
             ctl = self.controls[name]
             choices = _engine_choices(name, engine)
