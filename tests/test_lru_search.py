@@ -6,6 +6,7 @@ page examined (the last 100 pages at its first iteration, the whole list from th
 and other threads wait for the mutex. Every page is dirty here, so every search fails.
 """
 
+import kernel_state
 import numpy as np
 import pytest
 
@@ -40,24 +41,7 @@ class Pool:
         """One row update at t (us): its time, or -1 with g[G_SLEEP] / g[G_FREE_K] set."""
         self.g[L.G_SLEEP] = 0
         self.g[L.G_FREE_K] = 0
-        return sim.access_page(
-            self.g,
-            self.fr,
-            self.frl,
-            self.inst,
-            self.page_frame,
-            self.knobs,
-            self.out,
-            self.ring_frame,
-            self.ring_done,
-            self.times,
-            self.heap,
-            self.pos,
-            page,
-            True,
-            t,
-            resume,
-        )
+        return kernel_state.access(self, page, True, t, resume)
 
     def column(self, name):
         return self.out[:, L.COL[name]].sum()

@@ -6,6 +6,7 @@ evicted since it was last put at the head (buf_page_peek_if_young). Lists are wr
 tail; the LRU tail is evicted first and the flush-list tail (oldest LSN) is written first.
 """
 
+import kernel_state
 import numpy as np
 import pytest
 
@@ -42,24 +43,7 @@ class Tiny:
         self.pos = np.arange(2)
 
     def access(self, page, write=False, t=0):
-        return sim.access_page(
-            self.g,
-            self.fr,
-            self.frl,
-            self.inst,
-            self.page_frame,
-            self.knobs,
-            self.out,
-            self.ring_frame,
-            self.ring_done,
-            self.times,
-            self.heap,
-            self.pos,
-            page,
-            write,
-            t,
-            0,  # not resuming an interrupted get_free_block
-        )
+        return kernel_state.access(self, page, write, t)  # not resuming a get_free_block
 
     def lru(self):
         pages, f = [], self.inst[0, L.I_LRU_HEAD]
