@@ -65,7 +65,7 @@ I_SCAN_NEXT = 18
 I_SCAN_PRE = 19
 SCAN_CACHE = 100  # frames remembered: BUF_LRU_SEARCH_SCAN_THRESHOLD
 # The LRU's mutex (MySQL: the instance's LRU_list_mutex; MariaDB: buf_pool.mutex) is held by a
-# user thread's LRU search until (us): sim.lru_mutex_enter / lru_mutex_exit
+# user thread's LRU search or an LRU batch until (us): sim.lru_search, mariadb.ma_lru_batch
 I_LRU_MUTEX = I_SCAN_PRE + SCAN_CACHE
 # buf_pool.lru_scan_itr: where the last search stopped (NIL: none). A search resumes there if it
 # is in the young part of the LRU, else at the tail (LRUItr::start); removing its frame moves it
@@ -317,7 +317,8 @@ LINUX_KERNELS = (
 # the kernel sees major * 10000 + minor * 100 + patch. From 10.6.13 / 10.11.3 (MDEV-26827) the
 # page cleaner also flushes the LRU (mariadb.cleaner_flushes_lru).
 MARIADB106_VERSIONS = tuple(f"10.6.{p}" for p in range(18)) + tuple(f"10.11.{p}" for p in range(8))
-MA_CLEANER_LRU_FROM = {(10, 6): 13, (10, 11): 3}
+MA_CLEANER_LRU_FROM_106 = 13  # 10.6.13: the first 10.6 release with MDEV-26827
+MA_CLEANER_LRU_FROM_1011 = 3  # 10.11.3
 # the file an fsync is for (io.fsync)
 FILE_DBLWR, FILE_DATA, FILE_LOG = 0, 1, 2
 

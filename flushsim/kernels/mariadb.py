@@ -121,6 +121,8 @@ from .layout import (
     K_VERSION,
     L_OLDEST,
     LRU_SCAN_NS,
+    MA_CLEANER_LRU_FROM_106,
+    MA_CLEANER_LRU_FROM_1011,
     MA_LOG_START_OFFSET,
     NIL,
     PC_ROUND_BASE_US,
@@ -150,7 +152,7 @@ def cleaner_flushes_lru(knobs):
         return True
     v = int(knobs[K_VERSION])
     minor, patch = (v // 100) % 100, v % 100
-    return patch >= 13 if minor == 6 else patch >= 3
+    return patch >= (MA_CLEANER_LRU_FROM_106 if minor == 6 else MA_CLEANER_LRU_FROM_1011)
 
 
 @njit(cache=True, _nrt=False)

@@ -47,7 +47,7 @@ class MariaDBMixin:
             return True
         v = int(self.k.version)
         minor, patch = (v // 100) % 100, v % 100
-        return patch >= 13 if minor == 6 else patch >= 3
+        return patch >= (L.MA_CLEANER_LRU_FROM_106 if minor == 6 else L.MA_CLEANER_LRU_FROM_1011)
 
     def need_LRU_eviction(self) -> bool:
         if not self.cleaner_flushes_lru():

@@ -706,6 +706,7 @@ def get_free_block_mariadb(
     new = knobs[K_ENGINE] == ENG_MARIADB1011
     it = (resume - 1) // 2 if resume > 0 else 0
     searched = resume > 0 and (resume - 1) % 2 == 1
+    cleaner = times.shape[0] - 1
     held = inst[0, I_LRU_MUTEX]
     if held > t:
         # its holder goes on at `held`: wake just after it
@@ -713,7 +714,6 @@ def get_free_block_mariadb(
         return _ma_sleep(g, out, t0, held + 1, 1 + 2 * it + (1 if searched else 0)), t
     f = free_pop(fr, frl, inst, 0)
     if f != NIL:
-        cleaner = times.shape[0] - 1
         if (
             g[G_MA_IDLE] == 1
             and cleaner_flushes_lru(knobs)
@@ -740,7 +740,6 @@ def get_free_block_mariadb(
             out[s, C_WAIT_FREE] += 1
         ma_wake_cleaner(g, times, heap, pos, t)
         # wait for buf_pool.done_free (at most 1 s): retry just after the cleaner's pass
-        cleaner = times.shape[0] - 1
         return _ma_sleep(g, out, t0, min(times[cleaner] + 1, t + 1_000_000), 0), t
     busy = g[G_MA_LRU_BUSY]
     if busy > t:
