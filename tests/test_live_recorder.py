@@ -24,6 +24,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from mariadb_server import private_mariadb
 
 from flushsim.kernels.layout import COLUMNS
 from flushsim.live import recorder
@@ -600,12 +601,8 @@ def test_cli_has_no_password_option_and_writes_the_file(server, tmp_path, monkey
 
 @pytest.fixture(scope="module")
 def mariadb():
-    server = pytest.importorskip("flushsim.live.server")
-    pytest.importorskip("pymysql")
-    if server.find_mariadb() is None:
-        pytest.skip("mariadbd not installed: run scripts/mariadb.sh (Debian's mariadb-server)")
     # userstat: per-user statement counts, to check that the recorder only read
-    with server.PrivateMariaDB({"userstat": 1}) as db:
+    with private_mariadb({"userstat": 1}) as db:
         yield db
 
 

@@ -15,6 +15,7 @@ that an entry cannot outlive its reason, and every other value must match.
 import math
 
 import pytest
+from mariadb_server import private_mariadb
 
 from flushsim import params
 from flushsim.scenario import Scenario
@@ -34,11 +35,7 @@ KNOWN_DIFFERENCES = {
 @pytest.fixture(scope="module")
 def server_variables():
     """{name: (global value, default, min, max, type, enum list)} of a default MariaDB."""
-    server = pytest.importorskip("flushsim.live.server")
-    pytest.importorskip("pymysql")
-    if server.find_mariadb() is None:
-        pytest.skip("mariadbd not installed: run scripts/mariadb.sh (Debian's mariadb-server)")
-    with server.PrivateMariaDB() as db:
+    with private_mariadb() as db:
         conn = db.connect_root()
         try:
             with conn.cursor() as cur:
