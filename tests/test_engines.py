@@ -7,6 +7,7 @@ warning; `--engine` on the CLI and `engine =` in presets pick the engine.
 
 import warnings
 
+import polars as pl
 import pytest
 
 import flushsim as fs
@@ -144,3 +145,46 @@ def test_no_warning_for_plain_mariadb_scenario():
     with warnings.catch_warnings():
         warnings.simplefilter("error", params.FlushsimWarning)
         fs.Scenario(engine="mariadb-10.11", knobs={"innodb_lru_flush_size": 4096})
+
+
+# The adaptive-flushing recommendation by release (mariadb.recommendation): a 12 s write load on a
+# small redo log with innodb_max_dirty_pages_pct_lwm = 10, whose page cleaner takes the
+# recommendation's path at least once in each release (buffer_flush_n_to_flush_requested > 0).
+AF_KNOBS = {
+    "innodb_buffer_pool_size": "64M",
+    "table_rows": 400_000,
+    "threads": 8,
+    "write_pct": 50,
+    "think_time_us": 500,
+    "innodb_max_dirty_pages_pct_lwm": 10,
+    "innodb_log_file_size": "16M",
+    "redo_bytes_per_change": 300,
+}
+
+
+def _af_scenario(version):
+    return fs.Scenario(engine="mariadb-10.6", seconds=12, knobs={**AF_KNOBS, "version": version})
+
+
+def _recommendations(version):
+    s = fs.simulate(_af_scenario(version)).series
+    return s.filter(pl.col("buffer_flush_n_to_flush_requested") > 0)
+
+
+def test_the_recommendation_follows_the_release():
+    old, fixed, lwm = (_recommendations(v) for v in ("10.6.12", "10.6.15", "10.6.17"))
+    for r in (old, fixed, lwm):
+        assert r.height >= 1
+    # up to 10.6.12, the 2021 source with a non-zero lwm: ulint(dirty_pct / max_pct), 0 or 1
+    assert set(old["buffer_flush_pct_for_dirty"].to_list()) <= {0, 1}
+    # 10.6.13-10.6.16 (MDEV-26055's caller): pct_lwm = 0 at every call, a ratio of 1 (100 %)
+    assert (fixed["buffer_flush_pct_for_dirty"] == 100).all()
+    # 10.6.17 (MDEV-31939): max(pct_for_lsn / 100, dirty / max_dirty), shown as a percent
+    assert (lwm["buffer_flush_pct_for_dirty"] >= lwm["buffer_flush_pct_for_lsn"] - 1).all()
+    assert (lwm["buffer_flush_pct_for_dirty"] != 100).all()
+
+
+def test_the_twin_agrees_between_the_two_fixes():
+    # 10.6.15: the corrected formula with pct_lwm forced to 0, a branch of its own in both kernels
+    sc = _af_scenario("10.6.15")
+    assert fs.simulate(sc, kernel="reference").series.equals(fs.simulate(sc).series)

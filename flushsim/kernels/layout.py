@@ -319,6 +319,12 @@ LINUX_KERNELS = (
 MARIADB106_VERSIONS = tuple(f"10.6.{p}" for p in range(18)) + tuple(f"10.11.{p}" for p in range(8))
 MA_CLEANER_LRU_FROM_106 = 13  # 10.6.13: the first 10.6 release with MDEV-26827
 MA_CLEANER_LRU_FROM_1011 = 3  # 10.11.3
+# The adaptive-flushing recommendation (mariadb.recommendation) by release: MDEV-26055 (commit
+# d4265fb, 10.6.13 / 10.11.3, the changelog of 10.6.13) corrected the formula and passed
+# pct_lwm = 0 at every call, so the recommendation ignored the dirty ratio and the checkpoint age
+# until MDEV-31939 (10.5.24 / 10.6.17 / 10.11.7, 7 Feb 2024) passed innodb_max_dirty_pages_pct_lwm.
+MA_AF_FORMULA_FROM_106, MA_AF_FORMULA_FROM_1011 = 13, 3
+MA_AF_PCT_LWM_FROM_106, MA_AF_PCT_LWM_FROM_1011 = 17, 7
 # the file an fsync is for (io.fsync)
 FILE_DBLWR, FILE_DATA, FILE_LOG = 0, 1, 2
 

@@ -19,12 +19,17 @@ Engines (knob `engine`, one compiled kernel for all):
   last releases before MDEV-33613): budgeted by innodb_io_capacity_max when the free list is
   below innodb_lru_scan_depth (MDEV-33053, `buf_pool.ran_out()`). 10.6.13-10.6.16 ran such a
   pass only once the free list was empty (`ran_out()` before MDEV-33053); that difference is
-  not modelled. Differences from 10.11 kept for the whole generation: the old recommendation
-  (io_capacity x max(pct_for_dirty, pct_for_lsn) / 100 + avg + pages_for_lsn, / 3, as in the
-  2021 source), no LRU eviction during furious flushing (MDEV-34265 came later), no
+  not modelled. The recommendation follows the release (`recommendation`): up to 10.6.12 /
+  10.11.2 the 2021 formula (io_capacity x max(pct_for_dirty, pct_for_lsn) / 100 + avg +
+  pages_for_lsn, / 3); from 10.6.13 / 10.11.3 10.11's (MDEV-26055, commit d4265fb), first
+  called with pct_lwm = 0, so io_capacity x 1 whatever the dirty ratio and checkpoint age, and
+  from 10.6.17 / 10.11.7 (MDEV-31939) with innodb_max_dirty_pages_pct_lwm. Differences from
+  10.11 kept for the whole generation: no
+  LRU eviction during furious flushing (MDEV-34265 came later), no
   min(iocmax, lru_scan_depth) floor of the LRU budget after a flush-list pass (MDEV-36226), a
   batch stops when flushed + evicted reaches its budget, only one LRU batch at a time, and
-  LRU-written pages are freed when their write completes.
+  LRU-written pages are freed when their write completes (so are the page cleaner's, which
+  10.6.13+ writes without evicting, as 10.11 does: MDEV-26055, commit 9593ccc, evict=false).
 - An LRU batch holds buf_pool.mutex while it examines pages (LRU_SCAN_NS each): user threads'
   free-page searches wait for it (`ma_lru_batch`, `sim.lru_search`).
 
@@ -121,6 +126,10 @@ from .layout import (
     K_VERSION,
     L_OLDEST,
     LRU_SCAN_NS,
+    MA_AF_FORMULA_FROM_106,
+    MA_AF_FORMULA_FROM_1011,
+    MA_AF_PCT_LWM_FROM_106,
+    MA_AF_PCT_LWM_FROM_1011,
     MA_CLEANER_LRU_FROM_106,
     MA_CLEANER_LRU_FROM_1011,
     MA_LOG_START_OFFSET,
@@ -146,13 +155,19 @@ def ma_redo_limits(knobs):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def cleaner_flushes_lru(knobs):
-    """Does the page cleaner flush the LRU? Not before 10.6.13 / 10.11.3 (MDEV-26827)."""
+def release_at_least(knobs, patch_106, patch_1011):
+    """Is the modelled release 10.6.patch_106 / 10.11.patch_1011 or later? 10.11.8+ is."""
     if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
         return True
     v = int(knobs[K_VERSION])
     minor, patch = (v // 100) % 100, v % 100
-    return patch >= (MA_CLEANER_LRU_FROM_106 if minor == 6 else MA_CLEANER_LRU_FROM_1011)
+    return patch >= (patch_106 if minor == 6 else patch_1011)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def cleaner_flushes_lru(knobs):
+    """Does the page cleaner flush the LRU? Not before 10.6.13 / 10.11.3 (MDEV-26827)."""
+    return release_at_least(knobs, MA_CLEANER_LRU_FROM_106, MA_CLEANER_LRU_FROM_1011)
 
 
 @njit(cache=True, _nrt=False)
@@ -313,7 +328,7 @@ def af_needed_for_redo(g, knobs, oldest):
 
 @njit(cache=True, _nrt=False)
 def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm, dirty, pct, t):
-    """page_cleaner_flush_pages_recommendation (10.11), or the older formula (10.6 generation)."""
+    """page_cleaner_flush_pages_recommendation: 10.11's from 10.6.13 / 10.11.3, 2021's before."""
     cur = g[G_LSN]
     p_lsn = af_pct_for_lsn(g, knobs, cur - oldest)
     now_s = t // 1_000_000  # time(nullptr)
@@ -345,7 +360,9 @@ def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm
         g[G_AF_PREV_TIME] = now_s
         g[G_AF_N_ITER] = 0
         g[G_AF_SUM_PAGES] = 0
-    if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
+    if release_at_least(knobs, MA_AF_FORMULA_FROM_106, MA_AF_FORMULA_FROM_1011):
+        if not release_at_least(knobs, MA_AF_PCT_LWM_FROM_106, MA_AF_PCT_LWM_FROM_1011):
+            pct_lwm = 0.0  # d4265fb's caller, up to MDEV-31939
         if pct_lwm == 0.0 or max_pct == 0.0:
             ratio = 1.0
         else:

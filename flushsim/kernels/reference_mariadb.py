@@ -42,12 +42,16 @@ class MariaDBMixin:
         margin -= margin // 10
         return cap, margin - margin // 8, margin
 
-    def cleaner_flushes_lru(self) -> bool:
+    def release_at_least(self, patch_106: int, patch_1011: int) -> bool:
+        """The modelled release is 10.6.patch_106 / 10.11.patch_1011 or later (10.11.8+: yes)."""
         if self.ma_new:
             return True
         v = int(self.k.version)
         minor, patch = (v // 100) % 100, v % 100
-        return patch >= (L.MA_CLEANER_LRU_FROM_106 if minor == 6 else L.MA_CLEANER_LRU_FROM_1011)
+        return patch >= (patch_106 if minor == 6 else patch_1011)
+
+    def cleaner_flushes_lru(self) -> bool:
+        return self.release_at_least(L.MA_CLEANER_LRU_FROM_106, L.MA_CLEANER_LRU_FROM_1011)
 
     def need_LRU_eviction(self) -> bool:
         if not self.cleaner_flushes_lru():
@@ -169,7 +173,9 @@ class MariaDBMixin:
             self.lsn_avg_rate = float((int(self.lsn_avg_rate) + rate) // 2)
             self.af_prev_lsn, self.af_prev_time = cur, now_s
             self.af_n_iter = self.af_sum_pages = 0
-        if self.ma_new:
+        if self.release_at_least(L.MA_AF_FORMULA_FROM_106, L.MA_AF_FORMULA_FROM_1011):
+            if not self.release_at_least(L.MA_AF_PCT_LWM_FROM_106, L.MA_AF_PCT_LWM_FROM_1011):
+                pct_lwm = 0.0  # d4265fb's caller, up to MDEV-31939
             ratio = 1.0 if pct_lwm == 0.0 or max_pct == 0.0 else max(p_lsn / 100.0, pct / max_pct)
             term = int(float(ioc) * ratio)
             shown = int(ratio * 100)
