@@ -24,12 +24,12 @@ Engines (knob `engine`, one compiled kernel for all):
   pages_for_lsn, / 3); from 10.6.13 / 10.11.3 10.11's (MDEV-26055, commit d4265fb), first
   called with pct_lwm = 0, so io_capacity x 1 whatever the dirty ratio and checkpoint age, and
   from 10.6.17 / 10.11.7 (MDEV-31939) with innodb_max_dirty_pages_pct_lwm. Differences from
-  10.11 kept for the whole generation: no
-  LRU eviction during furious flushing (MDEV-34265 came later), no
-  min(iocmax, lru_scan_depth) floor of the LRU budget after a flush-list pass (MDEV-36226), a
-  batch stops when flushed + evicted reaches its budget, only one LRU batch at a time, and
-  LRU-written pages are freed when their write completes (so are the page cleaner's, which
-  10.6.13+ writes without evicting, as 10.11 does: MDEV-26055, commit 9593ccc, evict=false).
+  10.11 kept for the whole generation: no LRU eviction during furious flushing (MDEV-34265
+  came later), no min(iocmax, lru_scan_depth) floor of the LRU budget after a flush-list pass
+  (MDEV-36226), a batch stops when flushed + evicted reaches its budget, only one LRU batch at
+  a time, and LRU-written pages are freed when their write completes (so are the page
+  cleaner's, which 10.6.13+ writes without evicting, as 10.11 does: MDEV-26055, commit
+  9593ccc, evict=false).
 - An LRU batch holds buf_pool.mutex while it examines pages (LRU_SCAN_NS each): user threads'
   free-page searches wait for it (`ma_lru_batch`, `sim.lru_search`).
 
