@@ -751,7 +751,6 @@ def get_free_block_mariadb(
     flushed, done = user_lru_batch(
         g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t
     )
-    s = t // 1_000_000
     if s < out.shape[0]:
         if flushed == 0:
             out[s, C_SINGLE_FAIL] += 1
