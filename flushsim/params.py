@@ -20,7 +20,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # the kernel's encodings (plain tuples: importing layout does not import numba)
-from .kernels.layout import FILESYSTEMS, FLUSH_METHODS, LINUX_KERNELS, MARIADB106_VERSIONS
+from .kernels.layout import (
+    FILESYSTEMS,
+    FLUSH_METHODS,
+    LINUX_KERNELS,
+    LSN_AGE_FACTORS,
+    MARIADB106_VERSIONS,
+)
 
 MYSQL80 = "mysql-8.0"
 MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
@@ -346,6 +352,29 @@ PARAMS: tuple[Param, ...] = (
         "Checkpoint age (share of redo capacity) below which redo age adds no flushing.",
         source=_MAN,
         variants=_maria(unit="% of redo log capacity"),
+    ),
+    Param(
+        "innodb_cleaner_lsn_age_factor",
+        "legacy",
+        None,
+        None,
+        "",
+        "Percona Server only: the redo-age term of adaptive flushing, legacy (Oracle's "
+        "age^1.5 / 7.5) or high_checkpoint (age^2.5 / 700.5: less flushing at a low checkpoint "
+        "age, more at a high one).",
+        kind="enum",
+        choices=LSN_AGE_FACTORS,
+        engines=_ONLY_MYSQL,
+        source=(
+            "Percona Server for MySQL 8.0 ha_innodb.cc (MYSQL_SYSVAR_ENUM cleaner_lsn_age_factor: "
+            "dynamic, legacy or high_checkpoint, default high_checkpoint) and buf0flu.cc "
+            "Adaptive_flush::get_pct_for_lsn; Percona Server 5.6.13-61.0 introduced it "
+            "(blueprint af-lsn-age-tuning-5.6)"
+        ),
+        default_doc=(
+            "legacy: Oracle MySQL 8.0 has no such variable and always runs this formula. "
+            "Percona Server 5.6-8.0 default to high_checkpoint: set it to simulate one."
+        ),
     ),
     Param(
         "innodb_flushing_avg_loops",
@@ -839,7 +868,12 @@ def check_value(p: Param, value: object) -> object:
             return parse_value(p.name, value)
         raise ValueError(f"{p.name}={value!r} is not valid; it must be ON or OFF")
     if p.kind == "enum":
-        s = str(value).upper() if p.name == "innodb_doublewrite" else str(value)
+        s = str(value)
+        # the server takes either case: innodb_doublewrite's values are upper-case, Percona's lower
+        if p.name == "innodb_doublewrite":
+            s = s.upper()
+        elif p.name == "innodb_cleaner_lsn_age_factor":
+            s = s.lower()
         if s not in p.choices:
             raise ValueError(f"{p.name}={value!r} is not valid; it must be {p.range_text()}")
         return int(s) if p.name == "innodb_page_size" else s

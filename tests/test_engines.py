@@ -12,7 +12,7 @@ import pytest
 
 import flushsim as fs
 from flushsim import cli, params
-from flushsim.kernels import layout
+from flushsim.kernels import cleaner, layout, reference
 from flushsim.run import kernel_inputs
 
 MARIADB = ("mariadb-10.6", "mariadb-10.11")
@@ -188,3 +188,59 @@ def test_the_twin_agrees_between_the_two_fixes():
     # 10.6.15: the corrected formula with pct_lwm forced to 0, a branch of its own in both kernels
     sc = _af_scenario("10.6.15")
     assert fs.simulate(sc, kernel="reference").series.equals(fs.simulate(sc).series)
+
+
+# ------------------------------------------------- Percona Server's innodb_cleaner_lsn_age_factor
+
+
+def _pct_for_lsn_both(factor_name, age_factor):
+    """get_pct_for_lsn of the kernel and of the twin, and the age factor f (%).
+
+    The age is `age_factor` % of the limit for dirty-page age; io_capacity_max / io_capacity = 20.
+    """
+    sc = fs.Scenario(
+        knobs={
+            "innodb_io_capacity": 200,
+            "innodb_io_capacity_max": 4000,
+            "innodb_redo_log_capacity": "1G",
+            "innodb_cleaner_lsn_age_factor": factor_name,
+        }
+    )
+    knobs = kernel_inputs(sc).knobs
+    dirty_age = cleaner.redo_limits(knobs)[4]
+    age = int(dirty_age * age_factor / 100)
+    twin = object.__new__(reference.ReferenceSim)
+    twin.k = reference.Knobs(knobs.copy())
+    factor = age * 100.0 / dirty_age
+    return cleaner.pct_for_lsn(knobs, age), twin.get_pct_for_lsn(age), factor
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("age_factor", [20, 50, 93, 94, 120])
+def test_lsn_age_factor_formulas_are_percona_s(age_factor):
+    # buf0flu.cc get_pct_for_lsn of Percona Server 8.0: (iocmax / ioc) x f^1.5 / 7.5 (legacy),
+    # (iocmax / ioc) x f^2.5 / 700.5 (high_checkpoint), truncated to an integer
+    legacy, legacy_twin, f = _pct_for_lsn_both("legacy", age_factor)
+    high, high_twin, _ = _pct_for_lsn_both("high_checkpoint", age_factor)
+    assert (legacy, high) == (legacy_twin, high_twin)
+    assert legacy == int(20 * f**1.5 / 7.5)
+    assert high == int(20 * f**2.5 / 700.5)
+    # the two cross at f = 700.5 / 7.5 = 93.4: high_checkpoint flushes less below, more above
+    assert (high < legacy) == (f < 93.4)
+
+
+def test_lsn_age_factor_is_mysql_only_lower_case_and_dynamic():
+    p = params.BY_NAME["innodb_cleaner_lsn_age_factor"]
+    assert p.engines == ("mysql-8.0",)
+    assert p.choices == ("legacy", "high_checkpoint") and p.default == "legacy"
+    assert p.dynamic
+    sc = fs.Scenario(knobs={"innodb_cleaner_lsn_age_factor": "HIGH_CHECKPOINT"})
+    assert sc.values["innodb_cleaner_lsn_age_factor"] == "high_checkpoint"
+    with pytest.raises(ValueError, match="innodb_cleaner_lsn_age_factor.*legacy, high_checkpoint"):
+        fs.Scenario(knobs={"innodb_cleaner_lsn_age_factor": "deprecated"})
+    with pytest.raises(ValueError, match="innodb_cleaner_lsn_age_factor"):
+        fs.Scenario(engine="mariadb-10.11", knobs={"innodb_cleaner_lsn_age_factor": "legacy"})
+    # MySQL and MariaDB runs see Oracle's formula
+    for engine in params.ENGINES:
+        knobs = kernel_inputs(fs.Scenario(engine=engine)).knobs
+        assert knobs[layout.K_LSN_AGE_FACTOR] == layout.LAF_LEGACY

@@ -471,6 +471,31 @@ def test_other_engines_take_no_version_knob():
     assert mycnf.scenario["version"] == "10.6.3"
 
 
+def test_a_percona_servers_adaptive_flushing_formula():
+    # a Percona Server lists its variable; a paste or my.cnf without it gets Percona's default
+    listed = config.read_variables(
+        "version\t8.0.36-28\nversion_comment\tPercona Server (GPL), Release 28\n"
+        "innodb_cleaner_lsn_age_factor\tlegacy\n"
+    )
+    assert listed.scenario["innodb_cleaner_lsn_age_factor"] == "legacy"
+    assert "LRU manager threads are not" in listed.scenario.description
+    for report in (
+        config.read_variables("version\t8.0.36-28\ninnodb_io_capacity\t500\n"),
+        config.read_variables(
+            "version\t8.0.18\nversion_comment\tPercona Server (GPL), Release 9\n"
+        ),
+        config.read_mycnf("[mysqld]\ninnodb_io_capacity=300\n", version="8.0.36-28"),
+    ):
+        assert report.scenario["innodb_cleaner_lsn_age_factor"] == "high_checkpoint"
+    # Oracle MySQL (Ubuntu's package numbers its builds after a dash too) keeps its one formula
+    for version in ("8.0.36", "8.0.36-0ubuntu0.22.04.1", "8.0.36-log"):
+        report = config.read_variables(f"version\t{version}\n")
+        assert report.scenario["innodb_cleaner_lsn_age_factor"] == "legacy", version
+    oracle = config.read_mycnf("[mysqld]\ninnodb_cleaner_lsn_age_factor=high_checkpoint\n")
+    assert oracle.scenario["innodb_cleaner_lsn_age_factor"] == "high_checkpoint"
+    assert any("Oracle MySQL refuses to start" in n for n in oracle.notes), oracle.notes
+
+
 def test_engine_for_version_without_a_version():
     with pytest.raises(ConfigParseError, match="no major.minor.patch"):
         config.engine_for_version("unknown")

@@ -4,7 +4,8 @@ Each scenario exercises other paths: LRU batches and single-page flushes (a tabl
 the pool), sync flushing (a small redo log), idle flushing, the disabled page cleaner, timeline
 changes, every workload, two instances, each doublewrite mode, and the I/O path (journal
 commits forced by fsyncs behind a neighbour's writeback on ext4; ext4's O_DIRECT inode lock;
-O_DIRECT_NO_FSYNC; redo flushes at commit and once a second).
+O_DIRECT_NO_FSYNC; redo flushes at commit and once a second), and Percona Server's redo-age
+formula.
 """
 
 import functools
@@ -107,6 +108,19 @@ SCENARIOS = {
         },
         seconds=3,
     ),
+    # Percona Server's redo-age formula in the adaptive regime, switched to Oracle's at run time
+    "percona-high-checkpoint-then-legacy": fs.Scenario(
+        knobs={
+            **BASE,
+            "innodb_buffer_pool_size": "16M",
+            "write_pct": 100,
+            "innodb_lru_scan_depth": 100,
+            "innodb_redo_log_capacity": "24M",
+            "innodb_io_capacity_max": 4000,
+            "innodb_cleaner_lsn_age_factor": "high_checkpoint",
+        },
+        seconds=6,
+    ).at(3.5, innodb_cleaner_lsn_age_factor="legacy"),
     "trx-commit-2-then-1": fs.Scenario(
         knobs={**BASE, "innodb_flush_log_at_trx_commit": 2}, seconds=3
     ).at(1.5, innodb_flush_log_at_trx_commit=1),

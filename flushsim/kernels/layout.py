@@ -222,6 +222,8 @@ KNOBS = (
     "trx_rate",
     # the MariaDB release within the 10.6 generation (issue 3)
     "version",
+    # Percona Server's formula of the redo-age term (issue 5, seed 004)
+    "innodb_cleaner_lsn_age_factor",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -275,6 +277,7 @@ K_NB_MB_S = KNOB_INDEX["neighbour_write_mb_s"]
 K_KERNEL = KNOB_INDEX["linux_kernel"]
 K_TRX_COMMIT = KNOB_INDEX["innodb_flush_log_at_trx_commit"]
 K_VERSION = KNOB_INDEX["version"]
+K_LSN_AGE_FACTOR = KNOB_INDEX["innodb_cleaner_lsn_age_factor"]
 
 # The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
 # the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
@@ -287,6 +290,7 @@ KNOB_FILL = {
     "innodb_thread_concurrency": 0.0,
     "innodb_lru_flush_size": 0.0,
     "version": 0.0,
+    "innodb_cleaner_lsn_age_factor": 0.0,  # legacy: the only formula of MySQL and MariaDB
 }
 ENGINE_CODES = {"mysql-8.0": 0, "mariadb-10.6": 1, "mariadb-10.11": 2}
 ENG_MYSQL80, ENG_MARIADB106, ENG_MARIADB1011 = 0, 1, 2
@@ -298,6 +302,9 @@ DOUBLEWRITE = {"OFF": 0, "ON": 1, "DETECT_AND_RECOVER": 1, "DETECT_ONLY": 2}
 FLUSH_METHODS = ("fsync", "O_DSYNC", "O_DIRECT", "O_DIRECT_NO_FSYNC")
 FM_FSYNC, FM_O_DSYNC, FM_O_DIRECT, FM_O_DIRECT_NO_FSYNC = 0, 1, 2, 3
 FILESYSTEMS = ("ext4", "ext4-dioread_nolock", "xfs")
+# Percona Server's innodb_cleaner_lsn_age_factor (its typelib's order and spelling)
+LSN_AGE_FACTORS = ("legacy", "high_checkpoint")
+LAF_LEGACY, LAF_HIGH_CHECKPOINT = 0, 1
 FS_EXT4, FS_EXT4_NOLOCK, FS_XFS = 0, 1, 2
 LINUX_KERNELS = (
     "4.4",

@@ -674,6 +674,8 @@ class ReferenceSim(MariaDBMixin):
             return 0
         factor = (age * 100.0) / dirty_age
         ratio = int(self.k.innodb_io_capacity_max) // int(self.k.innodb_io_capacity)
+        if self.k.innodb_cleaner_lsn_age_factor == L.LAF_HIGH_CHECKPOINT:  # Percona Server
+            return int((ratio * (factor * factor * math.sqrt(factor))) / 700.5)
         return int((ratio * (factor * math.sqrt(factor))) / 7.5)
 
     def page_recommendation(

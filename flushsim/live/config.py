@@ -849,6 +849,20 @@ _VERSION = re.compile(r"([0-9]{1,4})\.([0-9]{1,4})\.([0-9]{1,4})")
 _MARIADB_NEW_FROM = {(10, 6): 18, (10, 11): 8, (11, 0): 6, (11, 1): 5, (11, 2): 4, (11, 4): 2}
 
 
+# Percona Server's `version` is "8.0.36-28" (its release after the dash); Oracle's is "8.0.36",
+# with "-log" or "-debug" on some builds. `version_comment` says "Percona Server (GPL), ...".
+_PERCONA_VERSION = re.compile(r"^\s*[0-9]+\.[0-9]+\.[0-9]+-[0-9]+(?:\.[0-9]+)?\b")
+_PERCONA_NOTE = (
+    "; Percona Server's innodb_cleaner_lsn_age_factor is modelled (default high_checkpoint), "
+    "its LRU manager threads are not (flushsim flushes the LRU as MySQL's page cleaner does)"
+)
+
+
+def is_percona(version: str, comment: str = "") -> bool:
+    """Whether a server's `version` / `version_comment` is Percona Server for MySQL's."""
+    return "percona" in comment.lower() or _PERCONA_VERSION.match(version) is not None
+
+
 def _engine_and_note(version: str, comment: str = "") -> tuple[str | None, str]:
     m = _VERSION.search(version)
     if m is None:
@@ -857,6 +871,11 @@ def _engine_and_note(version: str, comment: str = "") -> tuple[str | None, str]:
     mariadb = "mariadb" in (version + " " + comment).lower()
     series = (major, minor)
     if not mariadb:
+        if is_percona(version, comment):
+            who = f"Percona Server {version.strip()}"
+            if series != (8, 0):
+                who += ", modelled as 8.0"
+            return params.MYSQL80, who + _PERCONA_NOTE
         if series == (8, 0):
             return params.MYSQL80, f"MySQL {m.group(0)}"
         return params.MYSQL80, f"MySQL {m.group(0)}, modelled as MySQL 8.0 (flushsim's only MySQL)"
@@ -1188,16 +1207,28 @@ def read_mycnf(
             "innodb_dedicated_server=ON: the server sizes the buffer pool and redo log from the "
             "machine's memory; flushsim uses the values in the file or its defaults."
         )
-    release = None
+    extra: dict[str, object] = {}
     if version is not None and engine == params.MARIADB106:
         release, note = mariadb106_release(version)
+        if release:
+            extra["version"] = release
         if note:
             notes.append(note)
+    percona = version is not None and engine == params.MYSQL80 and is_percona(version)
+    if percona:
+        extra["innodb_cleaner_lsn_age_factor"] = "high_checkpoint"  # Percona's default
+    elif engine == params.MYSQL80 and "innodb_cleaner_lsn_age_factor" in cfg.sources:
+        s = cfg.sources["innodb_cleaner_lsn_age_factor"]
+        if not s.loose:
+            notes.append(
+                f"Line {s.line}: innodb_cleaner_lsn_age_factor is Percona Server's; Oracle MySQL "
+                "refuses to start on it unless it is written loose-innodb-cleaner-lsn-age-factor."
+            )
     return _build(
         source="my.cnf",
         engine=engine,
         engine_note=engine_note,
-        extra_knobs={"version": release} if release else None,
+        extra_knobs=extra or None,
         values=cfg.settings,
         lines={k: s.line for k, s in cfg.sources.items()},
         texts={k: s.text for k, s in cfg.sources.items()},
@@ -1256,10 +1287,15 @@ def read_variables(
             "None of these names is a flushsim knob (is this SHOW GLOBAL STATUS rather than "
             "SHOW GLOBAL VARIABLES?)."
         )
+    percona = engine == params.MYSQL80 and is_percona(
+        lower.get("version", ""), lower.get("version_comment", "")
+    )
     return _build(
         source="SHOW GLOBAL VARIABLES",
         engine=engine,
         engine_note=engine_note,
+        # a Percona Server lists the variable; a partial paste falls back on its default
+        extra_knobs={"innodb_cleaner_lsn_age_factor": "high_checkpoint"} if percona else None,
         values=values,
         lines=lines,
         texts=texts,
