@@ -373,7 +373,8 @@ PARAMS: tuple[Param, ...] = (
         ),
         default_doc=(
             "legacy: Oracle MySQL 8.0 has no such variable and always runs this formula. "
-            "Percona Server 5.6-8.0 default to high_checkpoint: set it to simulate one."
+            "Percona Server (5.6, 5.7 and 8.0 in the sources read) defaults to "
+            "high_checkpoint: set it to simulate one."
         ),
     ),
     Param(

@@ -302,10 +302,10 @@ DOUBLEWRITE = {"OFF": 0, "ON": 1, "DETECT_AND_RECOVER": 1, "DETECT_ONLY": 2}
 FLUSH_METHODS = ("fsync", "O_DSYNC", "O_DIRECT", "O_DIRECT_NO_FSYNC")
 FM_FSYNC, FM_O_DSYNC, FM_O_DIRECT, FM_O_DIRECT_NO_FSYNC = 0, 1, 2, 3
 FILESYSTEMS = ("ext4", "ext4-dioread_nolock", "xfs")
+FS_EXT4, FS_EXT4_NOLOCK, FS_XFS = 0, 1, 2
 # Percona Server's innodb_cleaner_lsn_age_factor (its typelib's order and spelling)
 LSN_AGE_FACTORS = ("legacy", "high_checkpoint")
 LAF_LEGACY, LAF_HIGH_CHECKPOINT = 0, 1
-FS_EXT4, FS_EXT4_NOLOCK, FS_XFS = 0, 1, 2
 LINUX_KERNELS = (
     "4.4",
     "4.9",
