@@ -320,6 +320,20 @@ def test_explorer_picks_the_mariadb_10_6_release(monkeypatch):
     assert ex.release.disabled and "version" not in ex.run.scenario.knobs
 
 
+def test_explorer_picks_percona_s_lsn_age_factor(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    assert not ex.lsn_age.disabled and ex.lsn_age.value == "legacy"  # Oracle MySQL's formula
+    ex.preset_picker.value = "seed004-hot-rows"  # the article's server: Percona Server
+    assert ex.lsn_age.value == "high_checkpoint"
+    assert ex.run.scenario["innodb_cleaner_lsn_age_factor"] == "high_checkpoint"
+    ex.lsn_age.value = "legacy"
+    assert ex.run.scenario["innodb_cleaner_lsn_age_factor"] == "legacy"
+    ex.engine_picker.value = "mariadb-10.11"  # MariaDB has no such variable
+    assert ex.lsn_age.disabled
+    assert "innodb_cleaner_lsn_age_factor" not in ex.run.scenario.knobs
+
+
 def test_explorer_io_pickers_follow_the_engine(monkeypatch):
     monkeypatch.setenv("FLUSHSIM_FAST", "1")
     ex = Explorer(autoplay=False)

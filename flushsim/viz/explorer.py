@@ -73,6 +73,7 @@ def _engine_choices(name: str, engine: str) -> list[object]:
 
 FLUSH_SIZE = "innodb_lru_flush_size"  # MariaDB's knob: a control only on the engines that have it
 VERSION = "version"  # the release within mariadb-10.6: a control only on that engine
+LSN_AGE = "innodb_cleaner_lsn_age_factor"  # Percona Server's formula: a control on mysql-8.0
 
 
 def _fmt_value(name: str, v: int) -> str:
@@ -226,7 +227,8 @@ class Explorer:
             options=list(params.ENGINES),
             value=self.scenario.engine,
             description="engine",
-            tooltip="Server generation whose flushing rules run: mysql-8.0 (8.0.30+), "
+            tooltip="Server generation whose flushing rules run: mysql-8.0 (8.0.30+; Percona "
+            "Server with innodb_cleaner_lsn_age_factor), "
             "mariadb-10.6 (10.6.0-10.11.7: user threads run LRU batches of "
             "innodb_lru_flush_size), mariadb-10.11 (10.11.8+: only the page cleaner flushes "
             "the LRU). Knobs a preset sets that the engine lacks are dropped, with a note.",
@@ -303,6 +305,18 @@ class Explorer:
             "every page themselves (seed 003 ran 10.6.3); from 10.6.13 / 10.11.3 it does.",
         )
         self.release.add_class("fs-knob-version")
+        lsn_age = params.get(LSN_AGE)
+        self.lsn_age = w.Dropdown(
+            options=list(lsn_age.choices),
+            value=lsn_age.default,
+            description=LSN_AGE,
+            layout=wide,
+            style=picker_style,
+            tooltip="Percona Server's adaptive-flushing formula for the checkpoint age (mysql-8.0 "
+            "only): legacy is Oracle MySQL's, its only one; high_checkpoint is Percona Server's "
+            "default, which flushes less at a low checkpoint age and more at a high one.",
+        )
+        self.lsn_age.add_class(f"fs-knob-{LSN_AGE}")
         self.drive_picker = w.Dropdown(
             options=[(d.model, d.name) for d in ssd.catalog_drives()],
             value=self.setting.drive.name,
@@ -331,6 +345,7 @@ class Explorer:
         self.engine_picker.observe(self._on_engine, names="value")
         flush_size.observe(self._on_knob, names="value")
         self.release.observe(self._on_knob, names="value")
+        self.lsn_age.observe(self._on_knob, names="value")
         self._sync_engine_controls()
         self.fill.observe(self._on_ssd, names="value")
         self.drive_picker.observe(self._on_ssd, names="value")
@@ -361,6 +376,7 @@ class Explorer:
                 *(self.controls[n] for n in KNOB_CONTROLS),
                 self.flush_size,
                 self.release,
+                self.lsn_age,
                 w.HTML("<b>I/O path</b> (the device's own knobs: <code>device_*</code>)"),
                 *(self.controls[n] for n in IO_PICKERS),
                 self.drive_picker,
@@ -397,6 +413,8 @@ class Explorer:
             knobs[FLUSH_SIZE] = self.flush_size.value
         if not self.release.disabled:
             knobs[VERSION] = self.release.value
+        if not self.lsn_age.disabled:
+            knobs[LSN_AGE] = self.lsn_age.value
         sc = self.scenario.replace(**knobs)
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
@@ -582,6 +600,8 @@ class Explorer:
                 ctls[FLUSH_SIZE] = self.flush_size
             if not self.release.disabled:
                 ctls[VERSION] = self.release
+            if not self.lsn_age.disabled:
+                ctls[LSN_AGE] = self.lsn_age
             for name, ctl in ctls.items():
                 value = self.scenario[name]
                 if isinstance(ctl, w.SelectionSlider) and value not in [v for _, v in ctl.options]:
@@ -594,11 +614,12 @@ class Explorer:
         self.rerun()
 
     def _sync_engine_controls(self) -> None:
-        """Engine-specific controls: innodb_lru_flush_size, version, the I/O pickers' choices."""
+        """Engine-specific controls: MariaDB's and Percona's knobs, the I/O pickers' choices."""
         engine = self.engine_picker.value
         names = {p.name for p in params.for_engine(engine)}
         self.flush_size.disabled = FLUSH_SIZE not in names
         self.release.disabled = VERSION not in names
+        self.lsn_age.disabled = LSN_AGE not in names
         for name in IO_PICKERS:
             ctl = self.controls[name]
             choices = _engine_choices(name, engine)
