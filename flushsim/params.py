@@ -130,6 +130,10 @@ def _default_page_cleaners(v: Mapping[str, object]) -> int:
 
 
 _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
+# The maximum on 64-bit Linux: uint32 from 8.0.29 (the manual's innodb_io_capacity_max table;
+# srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT = ~0U and lru_scan_depth's UINT32_MAX in the ha_innodb.cc of
+# 8.0.32 and 8.0.44 read); 2**64-1 before, as the manual still prints for the other two.
+_MAN_U32 = _MAN + "; max 2**32-1 from 8.0.29 (srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT, ha_innodb.cc)"
 _KB = "MariaDB KB, InnoDB System Variables (10.6/10.11); innodb-flushing.md section 1.2"
 _ONLY_MYSQL = (MYSQL80,)
 
@@ -241,10 +245,10 @@ PARAMS: tuple[Param, ...] = (
         "innodb_io_capacity",
         200,
         100,
-        U64_MAX,
+        U32_MAX,
         "pages/s",
         "Budget of background flush-list flushing; idle flushing runs at this rate.",
-        source=_MAN,
+        source=_MAN_U32,
         variants=_maria(
             max=U32_MAX,
             doc="Budget of adaptive, idle and background flushing; LRU and furious flushing "
@@ -255,10 +259,10 @@ PARAMS: tuple[Param, ...] = (
         "innodb_io_capacity_max",
         _default_io_capacity_max,
         100,
-        U64_MAX,
+        U32_MAX,
         "pages/s",
         "Cap on adaptive flushing. LRU flushing ignores it.",
-        source=_MAN,
+        source=_MAN_U32,
         default_doc="2 x innodb_io_capacity, at least 2000",
         variants=_maria(
             max=U32_MAX,
@@ -270,12 +274,13 @@ PARAMS: tuple[Param, ...] = (
         "innodb_lru_scan_depth",
         1024,
         100,
-        U64_MAX,
+        U32_MAX,
         "pages",
         "Per instance and page-cleaner round: LRU batch size and free-list target.",
-        source=_MAN,
+        source=_MAN_U32,
         variants=_maria(
             default=1536,
+            max=U64_MAX,  # SYSTEM_VARIABLES of 10.11.19 (tests/test_server_knobs.py)
             doc="Free-list target: the page cleaner evicts from the LRU tail until this many "
             "pages are free.",
         ),

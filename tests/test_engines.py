@@ -55,6 +55,18 @@ def test_mariadb_ranges(engine):
         fs.Scenario(engine=engine, knobs={"innodb_doublewrite": "DETECT_ONLY"})
 
 
+def test_mysql_8_0_30_caps_io_capacity_and_lru_scan_depth_at_uint32():
+    # 8.0.29+: SRV_MAX_IO_CAPACITY_LIMIT is a uint32 ~0U, lru_scan_depth's max UINT32_MAX
+    for name in ("innodb_io_capacity", "innodb_io_capacity_max", "innodb_lru_scan_depth"):
+        assert params.get(name, "mysql-8.0").max == 2**32 - 1, name
+    with pytest.raises(
+        ValueError, match="innodb_io_capacity_max=4,294,967,296 is out of range.*4,294,967,295"
+    ):
+        fs.Scenario(knobs={"innodb_io_capacity_max": 2**32})
+    # MariaDB 10.11.19 keeps 2**64-1 for innodb_lru_scan_depth (tests/test_server_knobs.py)
+    assert params.get("innodb_lru_scan_depth", "mariadb-10.11").max == 2**64 - 1
+
+
 def test_mysql_keeps_its_own_defaults():
     sc = fs.Scenario()
     assert sc["innodb_lru_scan_depth"] == 1024
