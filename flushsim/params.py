@@ -130,9 +130,10 @@ def _default_page_cleaners(v: Mapping[str, object]) -> int:
 
 
 _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
-# The maximum on 64-bit Linux: uint32 from 8.0.29 (the manual's innodb_io_capacity_max table;
-# srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT = ~0U and lru_scan_depth's UINT32_MAX in the ha_innodb.cc of
-# 8.0.32 and 8.0.44 read); 2**64-1 before, as the manual still prints for the other two.
+# The maximum on 64-bit Linux: uint32 from 8.0.29 (the manual's innodb_io_capacity_max table),
+# read in source: srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT = ~0U (uint32) in 8.0.32 and 8.0.44, and
+# lru_scan_depth's UINT32_MAX in 8.0.44's ha_innodb.cc; 8.0.27 had ~0UL. The manual still prints
+# 2**64-1 for innodb_io_capacity and innodb_lru_scan_depth.
 _MAN_U32 = _MAN + "; max 2**32-1 from 8.0.29 (srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT, ha_innodb.cc)"
 _KB = "MariaDB KB, InnoDB System Variables (10.6/10.11); innodb-flushing.md section 1.2"
 _ONLY_MYSQL = (MYSQL80,)
