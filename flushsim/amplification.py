@@ -7,13 +7,20 @@ Stages (bytes/s unless noted), all from the per-second series:
   x `innodb_page_size`;
 - `doublewrite_bytes`: `innodb_dblwr_pages_written` x `innodb_page_size`;
 - `redo_bytes`: the LSN's advance (InnoDB's LSN counts redo bytes);
-- `db_bytes`: the three above, what the database hands the drive;
+- optional, each only when its figures are given (flushsim simulates neither file):
+  `undo_bytes`: rows changed x `undo_bytes_per_row`, the undo records written (their undo
+  pages reach the undo tablespace as the page cleaner flushes them);
+  `binlog_bytes`: read-write transactions committed (`trx_rw_commits`) x `binlog_bytes_per_trx`
+  plus rows changed x `binlog_bytes_per_row`, the binary log (row format: each transaction's
+  GTID, BEGIN, table-map and XID events, plus each changed row's images). Measure both on
+  your server: binlog file growth over `trx_rw_commits` and `Innodb_rows_updated` of a run;
+- `db_bytes`: the stages above, what the database hands the drive;
 - `flash_bytes`: `db_bytes` x the drive's FTL write amplification (see `flushsim.ssd`);
 - `drive_writes_per_day` (full-drive writes per day, given the drive's capacity): `flash_bytes`
   x 86,400 s / capacity, the wear rate of that second kept up for a day.
 
-Simplification: undo and binlog writes are not modelled yet (the I/O-path issue adds them);
-redo is counted from the LSN rather than from the device model, which does not write redo.
+Simplification: redo is counted from the LSN (InnoDB's LSN counts redo bytes), not from the
+device model's redo writes, which round each write up to 4 KiB blocks (kernels/io.py).
 """
 
 from __future__ import annotations
@@ -41,6 +48,13 @@ STAGES = (
     ("redo_bytes", "redo log"),
     ("db_bytes", "database writes"),
     ("flash_bytes", "flash writes (FTL)"),
+)
+
+# Stages a run has only when their per-row / per-transaction figures are given (chain's
+# arguments), placed between redo and the database total.
+OPTIONAL_STAGES = (
+    ("undo_bytes", "undo log"),
+    ("binlog_bytes", "binary log"),
 )
 
 SECONDS_PER_DAY = 86_400
@@ -73,8 +87,27 @@ def _check_capacity(value) -> None:
         )
 
 
+def _check_bytes(name: str, value) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
+        raise ValueError(
+            f"{name}={value!r} is not a number: it must be a finite number of bytes >= 0"
+        )
+    if not 0.0 <= value < math.inf:
+        raise ValueError(
+            f"{name}={value!r} is out of range: it must be a finite number of bytes >= 0"
+        )
+
+
 def chain(
-    run: Run, ftl_write_amplification: float = 1.0, capacity_bytes: float | None = None
+    run: Run,
+    ftl_write_amplification: float = 1.0,
+    capacity_bytes: float | None = None,
+    *,
+    undo_bytes_per_row: float | None = None,
+    binlog_bytes_per_trx: float | None = None,
+    binlog_bytes_per_row: float | None = None,
 ) -> pl.DataFrame:
     """Per-second stages of the chain (bytes/s), `updates_per_page_flushed` and drive wear.
 
@@ -84,6 +117,12 @@ def chain(
         capacity_bytes: the drive's user capacity in bytes (finite, > 0), e.g.
             `ssd.drive(name).capacity_bytes` or a `ssd.Drive` you type in; None leaves
             `drive_writes_per_day` null.
+        undo_bytes_per_row: undo log bytes written per row changed (>= 0); None: no
+            `undo_bytes` stage.
+        binlog_bytes_per_trx: binary-log bytes per read-write transaction, its events other
+            than the rows' (>= 0); None counts 0 if `binlog_bytes_per_row` is given.
+        binlog_bytes_per_row: binary-log bytes per row changed, its images (>= 0). None for
+            both binlog arguments: no `binlog_bytes` stage.
 
     Returns:
         One row per simulated second: `time_s`, the stages of `STAGES` in bytes/s (plus
@@ -96,13 +135,31 @@ def chain(
         `ssd.lifetime_years(mean db_bytes, ...)` gives at that fill.
 
     Raises:
-        ValueError: ftl_write_amplification or capacity_bytes is not a number or out of range.
+        ValueError: an argument is not a number or out of range.
     """
     _check_ftl(ftl_write_amplification)
     _check_capacity(capacity_bytes)
+    for name, value in (
+        ("undo_bytes_per_row", undo_bytes_per_row),
+        ("binlog_bytes_per_trx", binlog_bytes_per_trx),
+        ("binlog_bytes_per_row", binlog_bytes_per_row),
+    ):
+        _check_bytes(name, value)
     page = int(run.scenario["innodb_page_size"])
     row = page / int(run.scenario["rows_per_page"])
     s = run.series
+    optional = []
+    if undo_bytes_per_row is not None:
+        optional.append((pl.col("dml_updates") * undo_bytes_per_row).alias("undo_bytes"))
+    if binlog_bytes_per_trx is not None or binlog_bytes_per_row is not None:
+        optional.append(
+            (
+                pl.col("trx_rw_commits") * (binlog_bytes_per_trx or 0.0)
+                + pl.col("dml_updates") * (binlog_bytes_per_row or 0.0)
+            ).alias("binlog_bytes")
+        )
+    written = ["data_page_bytes", "doublewrite_bytes", "redo_bytes"]
+    written += [e.meta.output_name() for e in optional]
     return (
         s.select(
             "time_s",
@@ -114,11 +171,10 @@ def chain(
             .diff()
             .fill_null(s["log_lsn_current"][0] - LOG_START_LSN)
             .alias("redo_bytes"),
+            *optional,
             pl.col("dml_updates"),
         )
-        .with_columns(
-            db_bytes=pl.col("data_page_bytes") + pl.col("doublewrite_bytes") + pl.col("redo_bytes"),
-        )
+        .with_columns(db_bytes=pl.sum_horizontal(*written))
         .with_columns(
             flash_bytes=pl.col("db_bytes") * ftl_write_amplification,
             updates_per_page_flushed=pl.when(pl.col("pages_flushed") > 0)
@@ -135,31 +191,50 @@ def chain(
     )
 
 
-def totals(run: Run, ftl_write_amplification: float = 1.0) -> pl.DataFrame:
+def totals(
+    run: Run,
+    ftl_write_amplification: float = 1.0,
+    *,
+    undo_bytes_per_row: float | None = None,
+    binlog_bytes_per_trx: float | None = None,
+    binlog_bytes_per_row: float | None = None,
+) -> pl.DataFrame:
     """One row per stage: `stage`, `label`, `bytes_per_s` (run mean) and `factor`.
 
     `factor` is each stage over the one before it (data pages over rows, flash over database
-    writes); the doublewrite and redo rows are relative to the data pages.
+    writes); the doublewrite, redo, undo and binlog rows are relative to the data pages. The
+    undo and binlog rows are there only when `chain` is given their figures (same arguments).
     """
-    c = chain(run, ftl_write_amplification)
-    mean = {name: float(c[name].mean() or 0.0) for name, _ in STAGES}
+    c = chain(
+        run,
+        ftl_write_amplification,
+        undo_bytes_per_row=undo_bytes_per_row,
+        binlog_bytes_per_trx=binlog_bytes_per_trx,
+        binlog_bytes_per_row=binlog_bytes_per_row,
+    )
+    stages = [st for st in STAGES if st[0] != "db_bytes" and st[0] != "flash_bytes"]
+    stages += [st for st in OPTIONAL_STAGES if st[0] in c.columns]
+    stages += [st for st in STAGES if st[0] in ("db_bytes", "flash_bytes")]
+    mean = {name: float(c[name].mean() or 0.0) for name, _ in stages}
     ref = {
         "row_bytes": None,
         "data_page_bytes": "row_bytes",
         "doublewrite_bytes": "data_page_bytes",
         "redo_bytes": "data_page_bytes",
+        "undo_bytes": "data_page_bytes",
+        "binlog_bytes": "data_page_bytes",
         "db_bytes": "row_bytes",
         "flash_bytes": "db_bytes",
     }
     factors = []
-    for name, _ in STAGES:
+    for name, _ in stages:
         base = ref[name]
         factors.append(mean[name] / mean[base] if base and mean[base] > 0 else None)
     return pl.DataFrame(
         {
-            "stage": [n for n, _ in STAGES],
-            "label": [label for _, label in STAGES],
-            "bytes_per_s": [mean[n] for n, _ in STAGES],
+            "stage": [n for n, _ in stages],
+            "label": [label for _, label in stages],
+            "bytes_per_s": [mean[n] for n, _ in stages],
             "factor": factors,
         },
         schema={

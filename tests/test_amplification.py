@@ -44,6 +44,58 @@ def test_totals_factors_are_ratios_of_the_means(run):
     assert by["data_page_bytes"]["factor"] > 1
 
 
+def test_rw_commits_count_the_transactions_that_changed_rows(run):
+    s = run.series
+    assert (s["trx_rw_commits"] <= s["sim_tps"]).all()
+    # 20 % of 10 rows a transaction are updates: nearly every transaction writes (1 - 0.8^10)
+    share = s["trx_rw_commits"].sum() / s["sim_tps"].sum()
+    assert share == pytest.approx(1 - 0.8**10, abs=0.02)
+    reads = fs.simulate(fs.presets.get("default").replace(seconds=3, write_pct=0))
+    assert reads.series["trx_rw_commits"].sum() == 0 < reads.series["sim_tps"].sum()
+
+
+def test_undo_and_binlog_stages_only_when_asked(run):
+    assert not {"undo_bytes", "binlog_bytes"} & set(amplification.chain(run).columns)
+    c = amplification.chain(
+        run, undo_bytes_per_row=100, binlog_bytes_per_trx=300, binlog_bytes_per_row=500
+    )
+    s = run.series
+    assert (c["undo_bytes"] == s["dml_updates"] * 100).all()
+    assert (c["binlog_bytes"] == s["trx_rw_commits"] * 300 + s["dml_updates"] * 500).all()
+    assert (
+        c["db_bytes"]
+        == c["data_page_bytes"]
+        + c["doublewrite_bytes"]
+        + c["redo_bytes"]
+        + c["undo_bytes"]
+        + c["binlog_bytes"]
+    ).all()
+    # each shown separately, between redo and the database total
+    t = amplification.totals(run, binlog_bytes_per_row=500)
+    assert t["stage"].to_list() == [
+        "row_bytes",
+        "data_page_bytes",
+        "doublewrite_bytes",
+        "redo_bytes",
+        "binlog_bytes",
+        "db_bytes",
+        "flash_bytes",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "bad"),
+    [
+        ("undo_bytes_per_row", -1.0),
+        ("binlog_bytes_per_trx", float("nan")),
+        ("binlog_bytes_per_row", True),
+    ],
+)
+def test_undo_and_binlog_figures_are_checked(run, name, bad):
+    with pytest.raises(ValueError, match=f"{name}=.*bytes >= 0"):
+        amplification.chain(run, **{name: bad})
+
+
 @pytest.mark.parametrize("bad", [0.5, 0.0, -1.0, float("nan")])
 def test_ftl_factor_below_one_is_refused(run, bad):
     with pytest.raises(ValueError, match="ftl_write_amplification"):

@@ -413,6 +413,9 @@ COLUMNS = (
     # examined, and the time other threads waited for the mutex a search held (ms per s)
     "buffer_LRU_search_scanned",
     "sim_LRU_mutex_wait_ms",
+    # read-write transactions committed (INNODB_METRICS trx_rw_commits): the binary log's
+    # transactions, for the write-amplification chain's optional binlog stage
+    "trx_rw_commits",
 )
 COL = {name: i for i, name in enumerate(COLUMNS)}
 N_COLS = len(COLUMNS)
@@ -455,6 +458,7 @@ C_READS = COL["buffer_pool_reads"]
 C_YOUNG = COL["buffer_pages_made_young"]
 C_NOT_YOUNG = COL["buffer_pages_not_made_young"]
 C_TPS = COL["sim_tps"]
+C_TRX_RW = COL["trx_rw_commits"]
 C_FREE_WAIT_MS = COL["sim_free_wait_ms"]
 C_R_S = COL["r_s"]
 C_W_S = COL["w_s"]

@@ -1087,8 +1087,11 @@ class ReferenceSim(MariaDBMixin):
             done = self.log_flush(t, th["commit_lsn"])
             if done > t:
                 self.count(t, L.C_COMMIT_WAIT, (done - t) / 1000.0)
+        wrote = th["wrote"]
         th.update(wrote=False, commit_pending=False)
         self.count(done, L.C_TPS)
+        if wrote:
+            self.count(done, L.C_TRX_RW)
         s = done // 1_000_000
         if s < self.seconds:
             self.hist[s, latency_bucket(done - th["start"])] += 1

@@ -57,6 +57,7 @@ from .layout import (
     C_TIME,
     C_TOTAL,
     C_TPS,
+    C_TRX_RW,
     C_WAIT_FREE,
     C_YOUNG,
     ENG_MARIADB1011,
@@ -1119,7 +1120,8 @@ def commit_waits(knobs):
 def finish_commit(g, knobs, out, hist, th, e, t):
     """Thread e's commit at t (us): wait for the redo flush (trx_commit = 1), count the trx."""
     done = t
-    if th[e, TH_WROTE] == 1 and commit_waits(knobs):
+    wrote = th[e, TH_WROTE]
+    if wrote == 1 and commit_waits(knobs):
         done = log_flush(g, knobs, out, t, th[e, TH_COMMIT_LSN])
         s = t // 1_000_000
         if done > t and s < out.shape[0]:
@@ -1129,6 +1131,7 @@ def finish_commit(g, knobs, out, hist, th, e, t):
     s = done // 1_000_000
     if s < out.shape[0]:
         out[s, C_TPS] += 1
+        out[s, C_TRX_RW] += wrote
         hist[s, latency_bucket(done - th[e, TH_START])] += 1
     return done + int(knobs[K_THINK_US])
 

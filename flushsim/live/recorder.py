@@ -32,7 +32,7 @@ M = INNODB_METRICS, read only where the metric is enabled):
   user tables only); dml_updates ← S Innodb_rows_updated (MySQL) or S Handler_update (MariaDB:
   row updates by any engine). Both servers count the rows an UPDATE reads in dml_reads too.
   sim_tps ← S Handler_commit (one per committed statement transaction, read-only ones included,
-  as the simulator counts them).
+  as the simulator counts them); trx_rw_commits ← M (disabled by default).
 - MariaDB runs also carry run.MARIADB_STATUS's names (copies of the S values above), as
   simulate() does.
 - Never present: the iostat columns (r_s … util_pct, sim_fsyncs: the device's, record them with
@@ -179,6 +179,7 @@ SOURCES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     ),
     "sim_tps": (COUNTER, ((_S, "Handler_commit"),)),
     "log_writes": (COUNTER, ((_S, "Innodb_log_writes"), (_M, "log_writes"))),
+    "trx_rw_commits": (COUNTER, ((_M, "trx_rw_commits"),)),
 }
 assert set(SOURCES) <= set(COLUMNS), set(SOURCES) - set(COLUMNS)
 
