@@ -17,6 +17,8 @@ The rule, applied to every row (checked when the catalog is loaded):
   one; else 1e6 / the datasheet's QD1 random 4 KiB IOPS where it prints those (the time of one
   I/O with nothing queued); else a cited measurement. The row's `note` says which figures the
   source did not print, where they came from, and which are unverified.
+- device_interface (not a catalog column): "sata" for the sata-ssd and hdd kinds, whose cache
+  flush waits for the commands in flight, else "nvme" (`interface`).
 - device_fsync_latency_us: for a device with a volatile write cache, the cost of a cache flush,
   from a cited measurement; for one without (power-loss protection, or a volume that
   acknowledges only durable writes) a flush has nothing to drain and costs (nearly) nothing.
@@ -50,7 +52,9 @@ __all__ = [
     "KINDS",
     "KNOBS",
     "Device",
+    "SATA_KINDS",
     "device",
+    "interface",
     "knobs",
     "load_devices",
     "names",
@@ -249,6 +253,19 @@ def device(name: str) -> Device:
     raise ValueError(
         f"name={name!r} is not a device profile{hint} (valid names: {', '.join(valid)})"
     )
+
+
+SATA_KINDS = ("sata-ssd", "hdd")
+"""Kinds whose drives sit on SATA: an fsync's FLUSH CACHE waits for the commands in flight."""
+
+
+def interface(name: str) -> str:
+    """The `device_interface` of profile `name`: "sata" for a SATA kind, else "nvme".
+
+    Raises:
+        ValueError: no such profile (see `device`).
+    """
+    return "sata" if device(name).kind in SATA_KINDS else "nvme"
 
 
 def knobs(name: str) -> dict[str, float]:

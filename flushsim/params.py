@@ -21,6 +21,7 @@ from pathlib import Path
 
 # the kernel's encodings (plain tuples: importing layout does not import numba)
 from .kernels.layout import (
+    DEVICE_INTERFACES,
     FILESYSTEMS,
     FLUSH_METHODS,
     LINUX_KERNELS,
@@ -736,6 +737,25 @@ PARAMS: tuple[Param, ...] = (
         dynamic=False,
     ),
     Param(
+        "device_interface",
+        "nvme",
+        None,
+        None,
+        "",
+        "How the drive takes an fsync's cache flush: nvme queues it with the other commands; "
+        "sata runs it once the commands in flight (up to NCQ's 32) are done, so page writes "
+        "delay redo fsyncs.",
+        group="storage",
+        kind="enum",
+        choices=DEVICE_INTERFACES,
+        dynamic=False,
+        source=(
+            "ATA: FLUSH CACHE (EXT) is a non-NCQ command; Linux libata defers a non-NCQ command "
+            "while NCQ commands are active (ata_std_qc_defer). NVMe Flush is an ordinary queued "
+            "command. A profile of data/devices.csv sets it from its kind (sata-ssd, hdd: sata)"
+        ),
+    ),
+    Param(
         "filesystem",
         "xfs",
         None,
@@ -941,11 +961,14 @@ def validate(engine: str, values: Mapping[str, object]) -> dict[str, object]:
     for p in derived:
         out[p.name] = check_value(p, p.default(out))
     if out.get("device", "custom") != "custom":
+        from .devices import interface as device_interface
         from .devices import knobs as device_knobs
 
         for name, value in device_knobs(str(out["device"])).items():
             if name not in values:  # a device_* knob set by hand wins over the profile
                 out[name] = check_value(mine[name], value)
+        if "device_interface" not in values:
+            out["device_interface"] = device_interface(str(out["device"]))
     _apply_startup_rules(engine, out, set(values))
     return out
 

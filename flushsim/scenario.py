@@ -220,6 +220,8 @@ def encode(name: str, value: object) -> float:
         return float(layout.FILESYSTEMS.index(str(value)))
     if name == "innodb_cleaner_lsn_age_factor":
         return float(layout.LSN_AGE_FACTORS.index(str(value)))
+    if name == "device_interface":
+        return float(layout.DEVICE_INTERFACES.index(str(value)))
     if name == "linux_kernel":
         major, minor = str(value).split(".")
         return float(int(major) * 100 + int(minor))

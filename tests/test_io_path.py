@@ -9,6 +9,7 @@ pieces they are built from, on small runs.
 
 import functools
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -80,3 +81,66 @@ def test_the_neighbours_bytes_go_out_at_journal_commits():
     xfs = written("xfs")
     assert xfs[:5].sum() == 0
     assert xfs[5] == pytest.approx(30e6 * 5, rel=0.001)
+
+
+# ---------------------------------------------------------------- device_interface (SATA flush)
+
+
+def _fsync_at(interface, write_busy_until, read_busy_until=0, now=1_000_000):
+    """io.fsync of the redo log at `now` (us) on xfs, with the device's FIFOs busy until..."""
+    from flushsim.kernels import io, layout
+    from flushsim.run import kernel_inputs
+
+    sc = fs.Scenario(
+        knobs={"device": "sata-ssd", "device_interface": interface, "filesystem": "xfs"}
+    )
+    knobs = kernel_inputs(sc).knobs
+    g = np.zeros(layout.N_G, dtype=np.int64)
+    g[layout.G_DEV_BUSY] = write_busy_until
+    g[layout.G_DEV_BUSY_READ] = read_busy_until
+    out = np.zeros((5, layout.N_COLS))
+    return io.fsync(g, knobs, out, now, layout.FILE_LOG) - now, sc
+
+
+@pytest.mark.kernel
+def test_a_sata_flush_waits_for_the_commands_in_flight_at_most_ncq_depth():
+    fsync_us = devices.knobs("sata-ssd")["device_fsync_latency_us"]  # 2,000 us
+    # an idle device: the flush costs its own latency, whatever the interface
+    assert _fsync_at("sata", 0)[0] == _fsync_at("nvme", 0)[0] == fsync_us
+    # 300 us of writes in flight: NVMe queues the flush beside them, SATA waits for them
+    assert _fsync_at("nvme", 1_000_300)[0] == fsync_us
+    assert _fsync_at("sata", 1_000_300)[0] == 300 + fsync_us
+    assert _fsync_at("sata", 0, read_busy_until=1_000_200)[0] == 200 + fsync_us  # reads too
+    # a long backlog: only the head of it is at the drive (32 NCQ slots of 16 KiB writes)
+    page_us = round(16384 / 530)  # bandwidth-bound on the 870 EVO profile: 31 us a page
+    assert _fsync_at("sata", 1_500_000)[0] == 32 * page_us + fsync_us
+
+
+def test_profiles_set_the_interface_by_kind_and_a_hand_set_one_wins():
+    for name in devices.names():
+        sata = devices.device(name).kind in ("sata-ssd", "hdd")
+        sc = fs.Scenario(knobs={"device": name})
+        assert sc.values["device_interface"] == ("sata" if sata else "nvme"), name
+    assert fs.Scenario().values["device_interface"] == "nvme"  # custom: as before
+    sc = fs.Scenario(knobs={"device": "sata-ssd", "device_interface": "nvme"})
+    assert sc.values["device_interface"] == "nvme"
+    with pytest.raises(ValueError, match="device_interface='scsi'.*nvme, sata"):
+        fs.Scenario(knobs={"device_interface": "scsi"})
+
+
+def test_on_sata_page_writes_slow_the_commits():
+    # the same write-heavy load with a page cleaner writing 2,000 pages/s behind it
+    def tps(interface):
+        s = series(
+            threads=32,
+            device="sata-ssd",
+            device_interface=interface,
+            innodb_io_capacity=2000,
+            innodb_io_capacity_max=4000,
+            innodb_max_dirty_pages_pct_lwm=1,
+        )
+        return s["sim_tps"].mean(), s["sim_fsync_latency_ms"].mean()
+
+    (nvme_tps, nvme_fsync), (sata_tps, sata_fsync) = tps("nvme"), tps("sata")
+    assert sata_fsync > nvme_fsync
+    assert sata_tps < nvme_tps

@@ -4,8 +4,8 @@ Each scenario exercises other paths: LRU batches and single-page flushes (a tabl
 the pool), sync flushing (a small redo log), idle flushing, the disabled page cleaner, timeline
 changes, every workload, two instances, each doublewrite mode, and the I/O path (journal
 commits forced by fsyncs behind a neighbour's writeback on ext4; ext4's O_DIRECT inode lock;
-O_DIRECT_NO_FSYNC; redo flushes at commit and once a second), and Percona Server's redo-age
-formula.
+O_DIRECT_NO_FSYNC; redo flushes at commit and once a second; a SATA drive's flushes), and
+Percona Server's redo-age formula.
 """
 
 import functools
@@ -121,6 +121,10 @@ SCENARIOS = {
         },
         seconds=6,
     ).at(3.5, innodb_cleaner_lsn_age_factor="legacy"),
+    # a SATA drive: fsyncs wait for the reads and writes in flight (device_interface = sata)
+    "sata-flush-waits": fs.Scenario(
+        knobs={**BASE, "table_rows": 150_000, "threads": 8, "device": "sata-ssd"}, seconds=3
+    ),
     "trx-commit-2-then-1": fs.Scenario(
         knobs={**BASE, "innodb_flush_log_at_trx_commit": 2}, seconds=3
     ).at(1.5, innodb_flush_log_at_trx_commit=1),

@@ -8,8 +8,15 @@ Simplifications (the storage issue refines them; keep this module replaceable):
   once, partly ahead of the clock, and a single FIFO would make reads wait for writes that in
   reality would not have been submitted yet.
 - An fsync is issued after the write it makes durable has completed and takes
-  device_fsync_latency_us; it does not wait for other files' queued writes (O_DIRECT data files)
-  and does not occupy the queue.
+  device_fsync_latency_us (the drive's cache flush); it does not occupy the queue. On an NVMe
+  drive (device_interface = nvme) it does not wait for other files' queued writes (O_DIRECT
+  data files): NVMe queues a Flush like any command. On SATA (device_interface = sata) FLUSH
+  CACHE is not an NCQ command, so it starts once the commands in flight at the drive are done
+  (`sata_flush_start`): the head of the read and write FIFOs, at most NCQ_DEPTH (32) page
+  writes' worth. A page-cleaner batch is dispatched ahead of the clock, so a flush can wait
+  for a write that would not yet have been sent; the 32-command cap bounds that. What the
+  flush then writes from the drive's volatile cache is in device_fsync_latency_us, whatever
+  the amount.
 - iostat figures are attributed to the second in which an I/O is submitted.
 - Because write service starts are monotone and the write latency is fixed, asynchronous writes
   complete in submission order, so their completions sit in a FIFO ring.
@@ -111,10 +118,12 @@ from .layout import (
     G_RING_HEAD,
     G_RING_TAIL,
     G_WB_END,
+    IF_SATA,
     JBD_COMMIT_US,
     JOURNAL_BLOCK,
     K_DEV_BW,
     K_DEV_FSYNC,
+    K_DEV_INTERFACE,
     K_DEV_IOPS,
     K_DEV_RLAT,
     K_DEV_WLAT,
@@ -125,6 +134,7 @@ from .layout import (
     K_NB_MB_S,
     K_PAGE_SIZE,
     LOG_WRITE_ALIGN,
+    NCQ_DEPTH,
     WRITEBACK_CHUNK,
     WRITEBACK_QD,
 )
@@ -339,6 +349,20 @@ def periodic_commit(g, knobs, out, now):
         writeback(g, knobs, out, now)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def sata_flush_start(g, knobs, t):
+    """When a SATA drive starts a cache flush issued at t (us).
+
+    FLUSH CACHE is not an NCQ command: libata holds it until the commands in flight at the drive
+    are done (ata_std_qc_defer). Those are the head of the read and write FIFOs, at most
+    NCQ_DEPTH commands, counted as page writes.
+    """
+    busy = max(g[G_DEV_BUSY], g[G_DEV_BUSY_READ])
+    if busy <= t:
+        return t
+    return min(busy, t + NCQ_DEPTH * _service(knobs, knobs[K_PAGE_SIZE]))
+
+
 @njit(cache=True, _nrt=False)
 def fsync(g, knobs, out, now, kind):
     """An fsync of file `kind` issued at `now` (us); returns when it completes.
@@ -360,6 +384,8 @@ def fsync(g, knobs, out, now, kind):
         start = submit_sync_write(g, knobs, out, d, JOURNAL_BLOCK)
         if s >= 0:
             out[s, C_JBD_FORCED] += 1
+    if knobs[K_DEV_INTERFACE] == IF_SATA:
+        start = sata_flush_start(g, knobs, start)
     done = start + int(knobs[K_DEV_FSYNC] + 0.5)
     if s >= 0:
         out[s, C_FSYNCS] += 1

@@ -224,6 +224,8 @@ KNOBS = (
     "version",
     # Percona Server's formula of the redo-age term (issue 5, seed 004)
     "innodb_cleaner_lsn_age_factor",
+    # how the drive takes a cache flush: queued (NVMe) or after the commands in flight (SATA)
+    "device_interface",
 )
 KNOB_INDEX = {name: i for i, name in enumerate(KNOBS)}
 N_KNOBS = len(KNOBS)
@@ -278,6 +280,7 @@ K_KERNEL = KNOB_INDEX["linux_kernel"]
 K_TRX_COMMIT = KNOB_INDEX["innodb_flush_log_at_trx_commit"]
 K_VERSION = KNOB_INDEX["version"]
 K_LSN_AGE_FACTOR = KNOB_INDEX["innodb_cleaner_lsn_age_factor"]
+K_DEV_INTERFACE = KNOB_INDEX["device_interface"]
 
 # The kernel value of a knob the engine does not have. innodb_doublewrite_pages: MariaDB writes
 # the doublewrite area in batches of up to 128 pages (buf_dblwr_t::block_size(), 2 x 64 pages).
@@ -306,6 +309,11 @@ FS_EXT4, FS_EXT4_NOLOCK, FS_XFS = 0, 1, 2
 # Percona Server's innodb_cleaner_lsn_age_factor (its typelib's order and spelling)
 LSN_AGE_FACTORS = ("legacy", "high_checkpoint")
 LAF_LEGACY, LAF_HIGH_CHECKPOINT = 0, 1
+# device_interface: NVMe queues a Flush with other commands; SATA's FLUSH CACHE is not an NCQ
+# command, so it runs once the commands in flight at the drive (at most NCQ_DEPTH) are done
+DEVICE_INTERFACES = ("nvme", "sata")
+IF_NVME, IF_SATA = 0, 1
+NCQ_DEPTH = 32  # AHCI / SATA native command queuing: 32 commands in flight at most
 LINUX_KERNELS = (
     "4.4",
     "4.9",

@@ -392,6 +392,12 @@ class ReferenceSim(MariaDBMixin):
             self.neighbour_accrue(now)
             start = self.submit_sync_write(self.writeback(now), L.JOURNAL_BLOCK)
             self.count(now, L.C_JBD_FORCED)
+        if self.k.device_interface == L.IF_SATA:
+            # FLUSH CACHE is no NCQ command: it waits for the commands in flight at the drive
+            busy = max(self.dev_busy_write, self.dev_busy_read)
+            if busy > start:
+                page = int(self.k.innodb_page_size)
+                start = min(busy, start + L.NCQ_DEPTH * self.service(page))
         done = start + int(self.k.device_fsync_latency_us + 0.5)
         self.count(now, L.C_FSYNCS)
         self.count(now, L.C_FSYNC_LAT, done - now)
