@@ -60,44 +60,44 @@ OPTIONAL_STAGES = (
 SECONDS_PER_DAY = 86_400
 
 
-def _check_ftl(value) -> None:
+def _check_number(name: str, value, *, low: float, closed: bool, what: str, why: str = "") -> None:
+    """Raise a ValueError naming `name` unless `value` is a finite number above `low`.
+
+    `closed`: `low` itself is allowed. `what` is the valid range in words.
+    """
     # bool is an int to Python, but ftl_write_amplification=True is a mistake, not 1.0
     if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
-        raise ValueError(
-            f"ftl_write_amplification={value!r} is not a number: it must be a finite number >= 1"
-        )
-    if not 1.0 <= value < math.inf:
-        raise ValueError(
-            f"ftl_write_amplification={value!r} is out of range: it must be a finite number >= 1 "
-            "(a drive cannot write less flash than it is sent)"
-        )
+        raise ValueError(f"{name}={value!r} is not a number: it must be {what}")
+    if not (low <= value if closed else low < value) or value == math.inf:
+        raise ValueError(f"{name}={value!r} is out of range: it must be {what}{why}")
+
+
+def _check_ftl(value) -> None:
+    _check_number(
+        "ftl_write_amplification",
+        value,
+        low=1.0,
+        closed=True,
+        what="a finite number >= 1",
+        why=" (a drive cannot write less flash than it is sent)",
+    )
 
 
 def _check_capacity(value) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
-        raise ValueError(
-            f"capacity_bytes={value!r} is not a number: it must be a finite number of bytes > 0"
-        )
-    if not 0.0 < value < math.inf:
-        raise ValueError(
-            f"capacity_bytes={value!r} is out of range: it must be a finite number of bytes > 0 "
-            "(the drive's user capacity)"
+    if value is not None:
+        _check_number(
+            "capacity_bytes",
+            value,
+            low=0.0,
+            closed=False,
+            what="a finite number of bytes > 0",
+            why=" (the drive's user capacity)",
         )
 
 
 def _check_bytes(name: str, value) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, Real) or math.isnan(value):
-        raise ValueError(
-            f"{name}={value!r} is not a number: it must be a finite number of bytes >= 0"
-        )
-    if not 0.0 <= value < math.inf:
-        raise ValueError(
-            f"{name}={value!r} is out of range: it must be a finite number of bytes >= 0"
-        )
+    if value is not None:
+        _check_number(name, value, low=0.0, closed=True, what="a finite number of bytes >= 0")
 
 
 def chain(

@@ -292,31 +292,34 @@ class Explorer:
         )
         flush_size.add_class("fs-knob-innodb_lru_flush_size")
         self.flush_size = flush_size
-        release = params.get(VERSION)
-        self.release = w.Dropdown(
-            options=list(release.choices),
-            value=release.default,
-            description=VERSION,
-            disabled=True,
-            layout=wide,
-            style=picker_style,
-            tooltip="The MariaDB release (mariadb-10.6 only, 10.6.0-10.6.17 and 10.11.0-10.11.7). "
+
+        def engine_knob(name: str, tooltip: str) -> w.Dropdown:
+            # an enum knob only some engines have: _sync_engine_controls enables it
+            p = params.get(name)
+            picker = w.Dropdown(
+                options=list(p.choices),
+                value=p.default,
+                description=name,
+                disabled=True,
+                layout=wide,
+                style=picker_style,
+                tooltip=tooltip,
+            )
+            picker.add_class(f"fs-knob-{name}")
+            return picker
+
+        self.release = engine_knob(
+            VERSION,
+            "The MariaDB release (mariadb-10.6 only, 10.6.0-10.6.17 and 10.11.0-10.11.7). "
             "Up to 10.6.12 / 10.11.2 the page cleaner flushes no LRU page and user threads free "
             "every page themselves (seed 003 ran 10.6.3); from 10.6.13 / 10.11.3 it does.",
         )
-        self.release.add_class("fs-knob-version")
-        lsn_age = params.get(LSN_AGE)
-        self.lsn_age = w.Dropdown(
-            options=list(lsn_age.choices),
-            value=lsn_age.default,
-            description=LSN_AGE,
-            layout=wide,
-            style=picker_style,
-            tooltip="Percona Server's adaptive-flushing formula for the checkpoint age (mysql-8.0 "
+        self.lsn_age = engine_knob(
+            LSN_AGE,
+            "Percona Server's adaptive-flushing formula for the checkpoint age (mysql-8.0 "
             "only): legacy is Oracle MySQL's, its only one; high_checkpoint is Percona Server's "
             "default, which flushes less at a low checkpoint age and more at a high one.",
         )
-        self.lsn_age.add_class(f"fs-knob-{LSN_AGE}")
         self.drive_picker = w.Dropdown(
             options=[(d.model, d.name) for d in ssd.catalog_drives()],
             value=self.setting.drive.name,
