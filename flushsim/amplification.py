@@ -125,7 +125,8 @@ def chain(
             both binlog arguments: no `binlog_bytes` stage.
 
     Returns:
-        One row per simulated second: `time_s`, the stages of `STAGES` in bytes/s (plus
+        One row per simulated second: `time_s`, the stages of `STAGES` (and of
+        `OPTIONAL_STAGES` whose figures are given) in bytes/s (plus
         `pages_flushed` in pages/s and `dml_updates` in rows/s), `updates_per_page_flushed`
         (null in a second without flushes) and `drive_writes_per_day`, full-drive writes per
         day: `flash_bytes` x 86,400 / `capacity_bytes`. With `ftl_write_amplification=1` this

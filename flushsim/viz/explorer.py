@@ -346,9 +346,14 @@ class Explorer:
             ctl.observe(self._on_knob, names="value")
         self.preset_picker.observe(self._on_preset, names="value")
         self.engine_picker.observe(self._on_engine, names="value")
-        flush_size.observe(self._on_knob, names="value")
-        self.release.observe(self._on_knob, names="value")
-        self.lsn_age.observe(self._on_knob, names="value")
+        # knobs only some engines have: enabled by _sync_engine_controls, read only when enabled
+        self.engine_controls = {
+            FLUSH_SIZE: flush_size,
+            VERSION: self.release,
+            LSN_AGE: self.lsn_age,
+        }
+        for ctl in self.engine_controls.values():
+            ctl.observe(self._on_knob, names="value")
         self._sync_engine_controls()
         self.fill.observe(self._on_ssd, names="value")
         self.drive_picker.observe(self._on_ssd, names="value")
@@ -411,13 +416,7 @@ class Explorer:
 
     def scenario_now(self) -> Scenario:
         """The preset with the controls' values applied."""
-        knobs = {name: ctl.value for name, ctl in self.controls.items()}
-        if not self.flush_size.disabled:
-            knobs[FLUSH_SIZE] = self.flush_size.value
-        if not self.release.disabled:
-            knobs[VERSION] = self.release.value
-        if not self.lsn_age.disabled:
-            knobs[LSN_AGE] = self.lsn_age.value
+        knobs = {name: ctl.value for name, ctl in self._enabled_controls().items()}
         sc = self.scenario.replace(**knobs)
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
@@ -598,14 +597,7 @@ class Explorer:
         try:
             self.engine_picker.value = scenario.engine
             self._sync_engine_controls()
-            ctls = dict(self.controls)
-            if not self.flush_size.disabled:
-                ctls[FLUSH_SIZE] = self.flush_size
-            if not self.release.disabled:
-                ctls[VERSION] = self.release
-            if not self.lsn_age.disabled:
-                ctls[LSN_AGE] = self.lsn_age
-            for name, ctl in ctls.items():
+            for name, ctl in self._enabled_controls().items():
                 value = self.scenario[name]
                 if isinstance(ctl, w.SelectionSlider) and value not in [v for _, v in ctl.options]:
                     ctl.options = sorted(
@@ -616,13 +608,17 @@ class Explorer:
             self._busy = False
         self.rerun()
 
+    def _enabled_controls(self) -> dict[str, w.Widget]:
+        """Every control whose knob the current engine has, keyed by knob name."""
+        engine = {n: c for n, c in self.engine_controls.items() if not c.disabled}
+        return {**self.controls, **engine}
+
     def _sync_engine_controls(self) -> None:
         """Engine-specific controls: MariaDB's and Percona's knobs, the I/O pickers' choices."""
         engine = self.engine_picker.value
         names = {p.name for p in params.for_engine(engine)}
-        self.flush_size.disabled = FLUSH_SIZE not in names
-        self.release.disabled = VERSION not in names
-        self.lsn_age.disabled = LSN_AGE not in names
+        for name, ctl in self.engine_controls.items():
+            ctl.disabled = name not in names
         for name in IO_PICKERS:
             ctl = self.controls[name]
             choices = _engine_choices(name, engine)
