@@ -210,18 +210,18 @@ def encode(name: str, value: object) -> float:
     """A knob value as the kernel's float (booleans 0/1, enums by their code)."""
     from .kernels import layout
 
-    if name == "workload":
-        return float(layout.WORKLOADS.index(str(value)))
+    # enums whose kernel code is the value's place in the layout's tuple
+    by_position = {
+        "workload": layout.WORKLOADS,
+        "innodb_flush_method": layout.FLUSH_METHODS,
+        "filesystem": layout.FILESYSTEMS,
+        "innodb_cleaner_lsn_age_factor": layout.LSN_AGE_FACTORS,
+        "device_interface": layout.DEVICE_INTERFACES,
+    }
+    if name in by_position:
+        return float(by_position[name].index(str(value)))
     if name == "innodb_doublewrite":
         return float(layout.DOUBLEWRITE[str(value)])
-    if name == "innodb_flush_method":
-        return float(layout.FLUSH_METHODS.index(str(value)))
-    if name == "filesystem":
-        return float(layout.FILESYSTEMS.index(str(value)))
-    if name == "innodb_cleaner_lsn_age_factor":
-        return float(layout.LSN_AGE_FACTORS.index(str(value)))
-    if name == "device_interface":
-        return float(layout.DEVICE_INTERFACES.index(str(value)))
     if name == "linux_kernel":
         major, minor = str(value).split(".")
         return float(int(major) * 100 + int(minor))
