@@ -15,6 +15,8 @@ import pytest
 
 import flushsim as fs
 from flushsim import devices
+from flushsim.kernels import io, layout
+from flushsim.run import kernel_inputs
 
 # a write-heavy load on a pool that holds the table: commits, not misses, set the pace
 BASE = {
@@ -87,10 +89,10 @@ def test_the_neighbours_bytes_go_out_at_journal_commits():
 
 
 def _fsync_at(interface, write_busy_until, read_busy_until=0, now=1_000_000):
-    """io.fsync of the redo log at `now` (us) on xfs, with the device's FIFOs busy until..."""
-    from flushsim.kernels import io, layout
-    from flushsim.run import kernel_inputs
+    """Microseconds an fsync of the redo log at `now` (us) takes on xfs.
 
+    The device's write and read FIFOs are busy until the given times (us).
+    """
     sc = fs.Scenario(
         knobs={"device": "sata-ssd", "device_interface": interface, "filesystem": "xfs"}
     )
@@ -99,21 +101,21 @@ def _fsync_at(interface, write_busy_until, read_busy_until=0, now=1_000_000):
     g[layout.G_DEV_BUSY] = write_busy_until
     g[layout.G_DEV_BUSY_READ] = read_busy_until
     out = np.zeros((5, layout.N_COLS))
-    return io.fsync(g, knobs, out, now, layout.FILE_LOG) - now, sc
+    return io.fsync(g, knobs, out, now, layout.FILE_LOG) - now
 
 
 @pytest.mark.kernel
 def test_a_sata_flush_waits_for_the_commands_in_flight_at_most_ncq_depth():
     fsync_us = devices.knobs("sata-ssd")["device_fsync_latency_us"]  # 2,000 us
     # an idle device: the flush costs its own latency, whatever the interface
-    assert _fsync_at("sata", 0)[0] == _fsync_at("nvme", 0)[0] == fsync_us
+    assert _fsync_at("sata", 0) == _fsync_at("nvme", 0) == fsync_us
     # 300 us of writes in flight: NVMe queues the flush beside them, SATA waits for them
-    assert _fsync_at("nvme", 1_000_300)[0] == fsync_us
-    assert _fsync_at("sata", 1_000_300)[0] == 300 + fsync_us
-    assert _fsync_at("sata", 0, read_busy_until=1_000_200)[0] == 200 + fsync_us  # reads too
+    assert _fsync_at("nvme", 1_000_300) == fsync_us
+    assert _fsync_at("sata", 1_000_300) == 300 + fsync_us
+    assert _fsync_at("sata", 0, read_busy_until=1_000_200) == 200 + fsync_us  # reads too
     # a long backlog: only the head of it is at the drive (32 NCQ slots of 16 KiB writes)
     page_us = round(16384 / 530)  # bandwidth-bound on the 870 EVO profile: 31 us a page
-    assert _fsync_at("sata", 1_500_000)[0] == 32 * page_us + fsync_us
+    assert _fsync_at("sata", 1_500_000) == 32 * page_us + fsync_us
 
 
 def test_profiles_set_the_interface_by_kind_and_a_hand_set_one_wins():

@@ -852,6 +852,9 @@ _MARIADB_NEW_FROM = {(10, 6): 18, (10, 11): 8, (11, 0): 6, (11, 1): 5, (11, 2): 
 # Percona Server's `version` is "8.0.36-28" (its release after the dash); Oracle's is "8.0.36",
 # with "-log" or "-debug" on some builds. `version_comment` says "Percona Server (GPL), ...".
 _PERCONA_VERSION = re.compile(r"^\s*[0-9]+\.[0-9]+\.[0-9]+-[0-9]+(?:\.[0-9]+)?\b")
+# Percona Server's defaults of the knobs Oracle MySQL lacks: filled in when a Percona server's
+# text does not list them (Percona Server 8.0 ha_innodb.cc; params.py has the sources)
+_PERCONA_DEFAULTS = {"innodb_cleaner_lsn_age_factor": "high_checkpoint"}
 _PERCONA_NOTE = (
     "; Percona Server's innodb_cleaner_lsn_age_factor is modelled (default high_checkpoint), "
     "its LRU manager threads are not (flushsim flushes the LRU as MySQL's page cleaner does)"
@@ -1216,7 +1219,7 @@ def read_mycnf(
             notes.append(note)
     percona = version is not None and engine == params.MYSQL80 and is_percona(version)
     if percona:
-        extra["innodb_cleaner_lsn_age_factor"] = "high_checkpoint"  # Percona's default
+        extra.update(_PERCONA_DEFAULTS)
     elif engine == params.MYSQL80 and "innodb_cleaner_lsn_age_factor" in cfg.sources:
         s = cfg.sources["innodb_cleaner_lsn_age_factor"]
         if not s.loose:
@@ -1295,7 +1298,7 @@ def read_variables(
         engine=engine,
         engine_note=engine_note,
         # a Percona Server lists the variable; a partial paste falls back on its default
-        extra_knobs={"innodb_cleaner_lsn_age_factor": "high_checkpoint"} if percona else None,
+        extra_knobs=_PERCONA_DEFAULTS if percona else None,
         values=values,
         lines=lines,
         texts=texts,
