@@ -50,6 +50,9 @@ from .regimes import regime_changes
 
 MiB = 1024 * 1024
 CURTAIN_END = 1e9  # seconds: the curtain's right edge, beyond any run
+# thread-s/s: BokehJS centres the automatic span on the data and start=0 cuts its lower half,
+# so a span of 2 keeps the stall axis at 0-1 or taller
+STALL_AXIS_MIN_SPAN = 2.0
 
 # Pages flushed per second by who flushed them (InnoDB's counters; single-page flushes by user
 # threads are flushsim's `sim_single_page_flushes`, InnoDB counts only their scans).
@@ -447,8 +450,10 @@ def build(
 
     # Throughput and stall time.
     wk = _time_figure("Throughput and stalls", "transactions/s", x)
-    # Fitted to the stall bars in the page (a stalled pool has dozens of threads waiting).
-    stall_range = DataRange1d(start=0)
+    # Fitted to the stall bars in the page (a stalled pool has dozens of threads waiting), but
+    # at least 0-1: a run without stalls (a few ms of waits a second) reads as none, not as
+    # an axis of 6e-4 (BokehJS clamps an automatic span to min_interval).
+    stall_range = DataRange1d(start=0, min_interval=STALL_AXIS_MIN_SPAN)
     wk.extra_y_ranges = {"stall": stall_range}
     # On the left, beside the tps axis: the curtain (an overlay, not clipped to the frame)
     # covers everything right of the frame, a right-hand axis included.

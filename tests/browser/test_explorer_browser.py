@@ -12,6 +12,8 @@ import time
 import helpers
 import pytest
 
+from flushsim.viz.figures import STALL_AXIS_MIN_SPAN
+
 KNOB = "innodb_io_capacity"
 SOURCE = "pool"
 DIRTY = "buffer_pool_pages_dirty"
@@ -104,8 +106,21 @@ def test_voila_knob_redraws(page, voila_server, console_errors, request):
     assert page.evaluate(_DIRTY_CURVES_VISIBLE_JS) == [True]
     assert page.evaluate(_CLICK_LEGEND_JS, "dirty")
     page.wait_for_function(f"() => ({_DIRTY_CURVES_VISIBLE_JS})()[0] === false", timeout=5_000)
+    # The stall axis spans at least 0-1 thread-s/s and covers the bars: the default run's few
+    # ms of waits a second once made it an axis of 0 to 6e-4.
+    page.wait_for_function(_STALL_AXIS_FITS_JS, arg=STALL_AXIS_MIN_SPAN, timeout=10_000)
     assert console_errors.unexpected == []
 
+
+_STALL_AXIS_FITS_JS = """(span) => {
+    const doc = Bokeh.documents[0];
+    const ranges = doc.all_models.filter(m => m.type === 'DataRange1d' && m.min_interval === span);
+    const work = doc.get_model_by_name('work');
+    if (ranges.length !== 1 || !work) return false;
+    const stall = Array.from(work.data.get('stall_s'), Number);
+    const top = Math.max(1, ...stall);
+    return ranges[0].start === 0 && ranges[0].end >= top - 1e-9;
+}"""
 
 _DIRTY_CURVES_VISIBLE_JS = """() => {
     const out = [];
