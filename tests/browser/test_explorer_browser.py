@@ -114,10 +114,13 @@ def test_voila_knob_redraws(page, voila_server, console_errors, request):
 
 _STALL_AXIS_FITS_JS = """(span) => {
     const doc = Bokeh.documents[0];
-    const ranges = doc.all_models.filter(m => m.type === 'DataRange1d' && m.min_interval === span);
+    const ranges = [...doc.all_models].filter(
+        m => m.type === 'DataRange1d' && m.min_interval === span);
     const work = doc.get_model_by_name('work');
     if (ranges.length !== 1 || !work) return false;
-    const stall = Array.from(work.data.get('stall_s'), Number);
+    const data = work.data;
+    const column = typeof data.get === 'function' ? data.get('stall_s') : data.stall_s;
+    const stall = Array.from(column, Number);
     const top = Math.max(1, ...stall);
     return ranges[0].start === 0 && ranges[0].end >= top - 1e-9;
 }"""
