@@ -85,6 +85,33 @@ def test_the_neighbours_bytes_go_out_at_journal_commits():
     assert xfs[5] == pytest.approx(30e6 * 5, rel=0.001)
 
 
+# ---------------------------------------------------------------- iostat's seconds
+
+
+@pytest.mark.kernel
+def test_iostat_counts_an_io_where_it_completes_and_its_queue_time_where_it_waits():
+    # A read submitted at 0.9 s behind a read FIFO busy until 1.15 s: Linux counts it, its
+    # bytes and its await when it completes (second 1); aqu_sz, the mean number in flight,
+    # gets 0.1 s of it in second 0 and the rest in second 1; util the device time it used.
+    knobs = kernel_inputs(fs.Scenario(knobs={"device": "nvme-pcie4"})).knobs
+    g = np.zeros(layout.N_G, dtype=np.int64)
+    g[layout.G_DEV_BUSY_READ] = 1_150_000
+    out = np.zeros((3, layout.N_COLS))
+    done = io.submit(g, knobs, out, 900_000, 16384, False)
+    assert 1_150_000 < done < 2_000_000
+    assert list(out[:, layout.C_R_S]) == [0, 1, 0]
+    assert list(out[:, layout.C_RKB]) == [0, 16, 0]
+    assert out[1, layout.C_R_AWAIT] == done - 900_000
+    assert list(out[:, layout.C_AQU]) == [100_000, done - 1_000_000, 0]
+    service = round(16384 / 6900)  # bandwidth-bound on the 990 PRO profile: 2 us
+    assert list(out[:, layout.C_UTIL]) == [0, service, 0]
+    # an I/O that completes after the run counts nowhere, but its time in flight does
+    g[layout.G_DEV_BUSY_READ] = 3_050_000
+    late = io.submit(g, knobs, out, 2_999_000, 16384, False)
+    assert late > 3_000_000 and out[:, layout.C_R_S].sum() == 1
+    assert out[2, layout.C_AQU] == 1_000
+
+
 # ---------------------------------------------------------------- device_interface (SATA flush)
 
 

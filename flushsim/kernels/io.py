@@ -17,7 +17,14 @@ Simplifications (the storage issue refines them; keep this module replaceable):
   for a write that would not yet have been sent; the 32-command cap bounds that. What the
   flush then writes from the drive's volatile cache is in device_fsync_latency_us, whatever
   the amount.
-- iostat figures are attributed to the second in which an I/O is submitted.
+- iostat: an I/O, its bytes and its await count in the second it completes, as Linux counts
+  them (blk_account_io_done adds a request to the completed count and its time to the await
+  sum; sectors at completion too), so a batch dispatched ahead of the clock shows in the
+  seconds the device writes it. aqu_sz is the mean number in flight over the second (iostat's
+  definition: each I/O's time in flight is shared among the seconds it spans; kernels from 5.0
+  add the whole time at completion instead) and util_pct the device time used in the second.
+  A page write delayed by ext4's inode lock (below) counts at the completion it had before
+  the lock moved it: that wait is not block-layer time.
 - Because write service starts are monotone and the write latency is fixed, asynchronous writes
   complete in submission order, so their completions sit in a FIFO ring.
 
@@ -49,7 +56,7 @@ The filesystem and a neighbour process (issue 4; seed 000):
   device time from every other write, and a write that finds the device otherwise idle while
   the stream runs waits for the requests in flight (16 x 512 KiB at the device's bandwidth).
   Reads do not wait for it (separate NVMe queues; seed 000's r_await stayed at 0.15 ms) but
-  push it back. iostat attributes each stream request to the second it is submitted, as
+  push it back. iostat attributes each stream request to the second it completes, as
   scheduled when the stream is extended (later pushes are not re-attributed).
 - ext4 and O_DIRECT on kernels 4.9 to 5.5 (seed 002): "ext4: Allow parallel DIO reads" (4.9)
   makes a direct read hold the inode lock shared for its whole I/O, and a direct write takes it
@@ -165,24 +172,37 @@ def _behind_stream(g, knobs, start):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _count_io(out, s, is_write, nbytes, resp_us, service):
-    """Iostat's figures for one I/O submitted in second s.
+def _spread(out, col, a, b):
+    """Add the microseconds of [a, b) to column `col` of each second they fall in."""
+    s = a // 1_000_000
+    while a < b and s < out.shape[0]:
+        edge = min(b, (s + 1) * 1_000_000)
+        out[s, col] += edge - a
+        a = edge
+        s += 1
 
-    Await, aqu_sz and util are sums of microseconds here, which series_frame turns into
-    iostat's units: no division per I/O.
+
+@njit(cache=True, inline="always", _nrt=False)
+def _count_io(out, now, done, is_write, nbytes, busy_from, busy_to):
+    """Iostat's figures for one I/O submitted at `now` and completed at `done` (us).
+
+    The I/O, its bytes and its await (done - now) count in the second it completes, as Linux
+    counts them (blk_account_io_done). aqu_sz gets the time it was in flight and util the
+    device time it used, [busy_from, busy_to), each shared among the seconds it spans. Sums of
+    microseconds here, which series_frame turns into iostat's units: no division per I/O.
     """
-    if s < 0:
-        return
-    if is_write:
-        out[s, C_W_S] += 1
-        out[s, C_WKB] += nbytes / 1024.0
-        out[s, C_W_AWAIT] += resp_us
-    else:
-        out[s, C_R_S] += 1
-        out[s, C_RKB] += nbytes / 1024.0
-        out[s, C_R_AWAIT] += resp_us
-    out[s, C_AQU] += resp_us
-    out[s, C_UTIL] += service
+    s = _second(out, done)
+    if s >= 0:
+        if is_write:
+            out[s, C_W_S] += 1
+            out[s, C_WKB] += nbytes / 1024.0
+            out[s, C_W_AWAIT] += done - now
+        else:
+            out[s, C_R_S] += 1
+            out[s, C_RKB] += nbytes / 1024.0
+            out[s, C_R_AWAIT] += done - now
+    _spread(out, C_AQU, now, done)
+    _spread(out, C_UTIL, busy_from, busy_to)
 
 
 @njit(cache=True, _nrt=False)
@@ -204,7 +224,7 @@ def submit(g, knobs, out, now, nbytes, is_write):
         g[G_WB_END] += service  # the writeback stream is pushed back
     lat = knobs[K_DEV_WLAT] if is_write else knobs[K_DEV_RLAT]
     done = start + service + int(lat + 0.5)
-    _count_io(out, _second(out, now), is_write, nbytes, done - now, service)
+    _count_io(out, now, done, is_write, nbytes, start, start + service)
     return done
 
 
@@ -228,7 +248,7 @@ def submit_sync_write(g, knobs, out, now, nbytes):
     if g[G_WB_END] > now:
         g[G_WB_END] += service
     done = start + service + int(knobs[K_DEV_WLAT] + 0.5)
-    _count_io(out, _second(out, now), True, nbytes, done - now, service)
+    _count_io(out, now, done, True, nbytes, start, start + service)
     return done
 
 
@@ -329,8 +349,8 @@ def writeback(g, knobs, out, now):
         n = min(nbytes, WRITEBACK_CHUNK)
         svc = _service(knobs, n)
         at = max(now, start - (WRITEBACK_QD - 1) * svc_full)
-        s = _second(out, at)
-        _count_io(out, s, True, n, start + svc + lat - at, svc)
+        s = _second(out, start + svc + lat)
+        _count_io(out, at, start + svc + lat, True, n, start, start + svc)
         if s >= 0:
             out[s, C_NB_WKB] += n / 1024.0
         start += svc

@@ -394,7 +394,7 @@ COLUMNS = (
     "buffer_pages_not_made_young",
     "sim_tps",
     "sim_free_wait_ms",
-    # device, iostat style (attributed to the second an IO is submitted)
+    # device, iostat style (attributed to the second an IO completes, as Linux counts them)
     "r_s",
     "w_s",
     "rkB_s",

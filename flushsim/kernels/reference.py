@@ -247,18 +247,33 @@ class ReferenceSim(MariaDBMixin):
             return start + min(in_flight, self.wb_end - start)
         return start
 
-    def count_io(self, t: int, is_write: bool, nbytes: int, resp: int, service: int) -> None:
-        """Iostat's figures for one I/O submitted at t (await, aqu_sz, util: sums of us)."""
+    def spread(self, column: int, a: int, b: int) -> None:
+        """Add the microseconds of [a, b) to `column` of each second they fall in."""
+        s = a // 1_000_000
+        while a < b and s < self.seconds:
+            edge = min(b, (s + 1) * 1_000_000)
+            self.out[s, column] += edge - a
+            a = edge
+            s += 1
+
+    def count_io(
+        self, now: int, done: int, is_write: bool, nbytes: int, busy_from: int, busy_to: int
+    ) -> None:
+        """Iostat's figures for one I/O from `now` to `done` (us), as io._count_io.
+
+        Counted in the second it completes; aqu_sz (its time in flight) and util (its device
+        time, [busy_from, busy_to)) shared among the seconds they span.
+        """
         if is_write:
-            self.count(t, L.C_W_S)
-            self.count(t, L.C_WKB, nbytes / 1024.0)
-            self.count(t, L.C_W_AWAIT, resp)
+            self.count(done, L.C_W_S)
+            self.count(done, L.C_WKB, nbytes / 1024.0)
+            self.count(done, L.C_W_AWAIT, done - now)
         else:
-            self.count(t, L.C_R_S)
-            self.count(t, L.C_RKB, nbytes / 1024.0)
-            self.count(t, L.C_R_AWAIT, resp)
-        self.count(t, L.C_AQU, resp)
-        self.count(t, L.C_UTIL, service)
+            self.count(done, L.C_R_S)
+            self.count(done, L.C_RKB, nbytes / 1024.0)
+            self.count(done, L.C_R_AWAIT, done - now)
+        self.spread(L.C_AQU, now, done)
+        self.spread(L.C_UTIL, busy_from, busy_to)
 
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
         service = self.service(nbytes)
@@ -275,7 +290,7 @@ class ReferenceSim(MariaDBMixin):
             self.wb_end += service
         lat = self.k.device_write_latency_us if is_write else self.k.device_read_latency_us
         done = start + service + int(lat + 0.5)
-        self.count_io(now, is_write, nbytes, done - now, service)
+        self.count_io(now, done, is_write, nbytes, start, start + service)
         return done
 
     def dio_serialised(self) -> bool:
@@ -326,7 +341,7 @@ class ReferenceSim(MariaDBMixin):
         if self.wb_end > now:
             self.wb_end += service
         done = start + service + int(self.k.device_write_latency_us + 0.5)
-        self.count_io(now, True, nbytes, done - now, service)
+        self.count_io(now, done, True, nbytes, start, start + service)
         return done
 
     def log_flush(self, now: int, lsn: int) -> int:
@@ -366,8 +381,8 @@ class ReferenceSim(MariaDBMixin):
             n = min(nbytes, L.WRITEBACK_CHUNK)
             svc = self.service(n)
             at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
-            self.count_io(at, True, n, start + svc + lat - at, svc)
-            self.count(at, L.C_NB_WKB, n / 1024.0)
+            self.count_io(at, start + svc + lat, True, n, start, start + svc)
+            self.count(start + svc + lat, L.C_NB_WKB, n / 1024.0)
             start += svc
             nbytes -= n
         self.wb_end = start
