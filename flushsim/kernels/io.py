@@ -172,12 +172,16 @@ def _behind_stream(g, knobs, start):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _spread(out, col, a, b):
-    """Add the microseconds of [a, b) to column `col` of each second they fall in."""
+def spread(out, col, a, b, unit_us):
+    """Add the time from a to b (us) to column `col`, in units of `unit_us`, each second its share.
+
+    A span of 3 s adds 1 s to each second it covers, not 3 s to one: a thread's waits (ms, via
+    sim.add_wait) or an I/O's time in flight (us, iostat's aqu_sz) stay per-second figures.
+    """
     s = a // 1_000_000
     while a < b and s < out.shape[0]:
         edge = min(b, (s + 1) * 1_000_000)
-        out[s, col] += edge - a
+        out[s, col] += (edge - a) / unit_us
         a = edge
         s += 1
 
@@ -201,8 +205,8 @@ def _count_io(out, now, done, is_write, nbytes, busy_from, busy_to):
             out[s, C_R_S] += 1
             out[s, C_RKB] += nbytes / 1024.0
             out[s, C_R_AWAIT] += done - now
-    _spread(out, C_AQU, now, done)
-    _spread(out, C_UTIL, busy_from, busy_to)
+    spread(out, C_AQU, now, done, 1.0)
+    spread(out, C_UTIL, busy_from, busy_to, 1.0)
 
 
 @njit(cache=True, _nrt=False)

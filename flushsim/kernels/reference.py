@@ -222,13 +222,17 @@ class ReferenceSim(MariaDBMixin):
         if s < self.seconds:
             self.out[s, column] += value
 
-    def count_wait(self, column: int, a: int, b: int) -> None:
-        """A thread's wait from a to b (us), in ms, shared among the seconds it spans."""
+    def spread(self, column: int, a: int, b: int, unit_us: float) -> None:
+        """The time from a to b (us), in units of `unit_us`, each second its share (io.spread)."""
         s = a // 1_000_000
         while a < b and s < self.seconds:
-            end = min(b, (s + 1) * 1_000_000)
-            self.out[s, column] += (end - a) / 1000.0
-            a, s = end, s + 1
+            edge = min(b, (s + 1) * 1_000_000)
+            self.out[s, column] += (edge - a) / unit_us
+            a, s = edge, s + 1
+
+    def count_wait(self, column: int, a: int, b: int) -> None:
+        """A thread's wait from a to b (us), in ms, shared among the seconds it spans."""
+        self.spread(column, a, b, 1000.0)
 
     def old_ratio(self) -> int:
         return int(self.k.innodb_old_blocks_pct) * L.BUF_LRU_OLD_RATIO_DIV // 100
@@ -247,15 +251,6 @@ class ReferenceSim(MariaDBMixin):
             return start + min(in_flight, self.wb_end - start)
         return start
 
-    def spread(self, column: int, a: int, b: int) -> None:
-        """Add the microseconds of [a, b) to `column` of each second they fall in."""
-        s = a // 1_000_000
-        while a < b and s < self.seconds:
-            edge = min(b, (s + 1) * 1_000_000)
-            self.out[s, column] += edge - a
-            a = edge
-            s += 1
-
     def count_io(
         self, now: int, done: int, is_write: bool, nbytes: int, busy_from: int, busy_to: int
     ) -> None:
@@ -272,8 +267,8 @@ class ReferenceSim(MariaDBMixin):
             self.count(done, L.C_R_S)
             self.count(done, L.C_RKB, nbytes / 1024.0)
             self.count(done, L.C_R_AWAIT, done - now)
-        self.spread(L.C_AQU, now, done)
-        self.spread(L.C_UTIL, busy_from, busy_to)
+        self.spread(L.C_AQU, now, done, 1.0)
+        self.spread(L.C_UTIL, busy_from, busy_to, 1.0)
 
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
         service = self.service(nbytes)

@@ -28,6 +28,7 @@ from .io import (
     read_data_page,
     ring_done_of,
     ring_peek_done,
+    spread,
     submit,
 )
 from .layout import (
@@ -433,12 +434,7 @@ def add_wait(out, col, a, b):
     A wait of 3 s shows as 1,000 ms in each second it spans, not 3,000 ms in one: a column of
     waits is then at most 1,000 ms a second for each waiting thread.
     """
-    s = a // 1_000_000
-    while a < b and s < out.shape[0]:
-        end = min(b, (s + 1) * 1_000_000)
-        out[s, col] += (end - a) / 1000.0
-        a = end
-        s += 1
+    spread(out, col, a, b, 1000.0)
 
 
 @njit(cache=True, _nrt=False)
