@@ -1398,7 +1398,9 @@ def seed000_table(runs: Mapping[str, Run], warm_up_s: int = SEED000_WARM_UP_S) -
     have: avgqu-sz ±50 %, %util ±5 points, wkB/s ±10 %, w/s ±25 %, r_await no higher than
     without the neighbour, and O_DIRECT's journal commits (at most one a second). flushsim does
     not reproduce w/s (the neighbour's writeback goes out in 512 KiB requests, the article's in
-    16 KiB ones): that row reads False.
+    16 KiB ones): that row reads False. No model can match it together with w_await and
+    avgqu-sz: iostat derives avgqu-sz and await from the same request times, so avgqu-sz =
+    (r/s x r_await + w/s x w_await) / 1000, which is 410 for the article's stall line, not 14.2.
 
     Args:
         runs: {label: run} with at least "stall", "no neighbour", "O_DIRECT" and "fix" (see
@@ -1555,7 +1557,8 @@ def seed000_table(runs: Mapping[str, Run], warm_up_s: int = SEED000_WARM_UP_S) -
 
 SEED000_NOT_REPRODUCED = ("iostat w/s in the stall",)
 """Starts of the seed 000 rows flushsim does not reproduce (w/s: the neighbour's writeback
-requests are 512 KiB in flushsim, 16 KiB in the article)."""
+requests are 512 KiB in flushsim, 16 KiB in the article, whose w/s, w_await and avgqu-sz break
+iostat's avgqu-sz = (r/s x r_await + w/s x w_await) / 1000)."""
 
 
 # ------------------------------------------------------------------------------------ seed 002

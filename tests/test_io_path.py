@@ -112,6 +112,37 @@ def test_iostat_counts_an_io_where_it_completes_and_its_queue_time_where_it_wait
     assert out[2, layout.C_AQU] == 1_000
 
 
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"innodb_buffer_pool_size": "64M", "table_rows": 2_000_000, "threads": 8},
+        # ext4's inode lock moves page writes' completions (seed 002)
+        {
+            "innodb_buffer_pool_size": "64M",
+            "table_rows": 2_000_000,
+            "threads": 32,
+            "innodb_flush_method": "O_DIRECT",
+            "filesystem": "ext4",
+            "linux_kernel": "5.3",
+        },
+        # fsyncs behind the neighbour's writeback stream (seed 000)
+        {**BASE, "filesystem": "ext4", "neighbour_write_mb_s": 64.0, "device_iops": 5_000},
+    ],
+    ids=["reads-and-flushing", "ext4-inode-lock", "neighbour"],
+)
+def test_iostat_columns_obey_iostats_identity_over_a_run(knobs):
+    # iostat derives avgqu-sz and await from the same per-request times, so over any span
+    # avgqu-sz x seconds = (r/s x r_await + w/s x w_await) / 1000. Only I/Os still in flight
+    # when the run ends have queue time and no await yet (a few ms of a 6 s run's seconds).
+    s = fs.simulate(fs.Scenario(knobs=knobs, seconds=6)).series
+    in_flight = s["aqu_sz"].sum()
+    awaited = (
+        (s["r_s"] * s["r_await_ms"].fill_nan(0.0) + s["w_s"] * s["w_await_ms"].fill_nan(0.0)) / 1000
+    ).sum()
+    assert in_flight > 0.5
+    assert in_flight * 0.97 <= awaited <= in_flight * (1 + 1e-9)
+
+
 # ---------------------------------------------------------------- device_interface (SATA flush)
 
 
