@@ -148,7 +148,12 @@ class Explorer:
         self._first: Future | None = None
         self._page_ready = False  # a page has drawn the figures (DocumentReady)
         self._drawn_unseen = False  # drawn after the document was serialised, before that
-        self._status("running…", "#b36b00")
+        # a cold numba cache makes this run compile the kernels first: say so, or a minute of
+        # "running…" looks like a hang
+        self._status(
+            "running… (the first run on a new machine compiles the model: about a minute)",
+            "#b36b00",
+        )
 
     @property
     def run(self) -> Run | None:

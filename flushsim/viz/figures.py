@@ -37,6 +37,7 @@ from bokeh.models import (
     HoverTool,
     Label,
     LinearAxis,
+    NumeralTickFormatter,
     Range1d,
     Slider,
     Toggle,
@@ -53,6 +54,9 @@ CURTAIN_END = 1e9  # seconds: the curtain's right edge, beyond any run
 # thread-s/s: BokehJS centres the automatic span on the data and start=0 cuts its lower half,
 # so a span of 2 keeps the stall axis at 0-1 or taller
 STALL_AXIS_MIN_SPAN = 2.0
+# Axis numbers as a DBA reads them (2,500,000 pages, 0.25 thread-s/s): Bokeh's default switches
+# to 2.500e+6 above 10^5, which a 35 GiB pool's page counts reach.
+NUMBER_FORMAT = "0,0.[00]"
 
 # Pages flushed per second by who flushed them (InnoDB's counters; single-page flushes by user
 # threads are flushsim's `sim_single_page_flushes`, InnoDB counts only their scans).
@@ -253,6 +257,7 @@ def _time_figure(title: str, y_label: str, x_range=None):
     )
     p.xaxis.axis_label = "simulated time (s)"
     p.yaxis.axis_label = y_label
+    p.yaxis.formatter = NumeralTickFormatter(format=NUMBER_FORMAT)
     p.title.text_font_size = "11pt"
     return p
 
@@ -457,7 +462,14 @@ def build(
     wk.extra_y_ranges = {"stall": stall_range}
     # On the left, beside the tps axis: the curtain (an overlay, not clipped to the frame)
     # covers everything right of the frame, a right-hand axis included.
-    wk.add_layout(LinearAxis(y_range_name="stall", axis_label="waiting thread-s/s"), "left")
+    wk.add_layout(
+        LinearAxis(
+            y_range_name="stall",
+            axis_label="waiting thread-s/s",
+            formatter=NumeralTickFormatter(format=NUMBER_FORMAT),
+        ),
+        "left",
+    )
     stall_range.renderers = [
         wk.vbar(
             x="time_s",
@@ -885,17 +897,8 @@ def throughput(
     if not runs or len(runs) > len(Category10_10):
         raise ValueError(f"throughput() draws 1 to {len(Category10_10)} runs, not {len(runs)}")
     end = max(r.series.height for r in runs.values())
-    p = figure(
-        title=title,
-        width=width,
-        height=height,
-        x_range=Range1d(0, end, bounds=(0, None)),
-        tools="xpan,xwheel_zoom,reset,save",
-        toolbar_location="above",
-    )
-    p.xaxis.axis_label = "simulated time (s)"
-    p.yaxis.axis_label = "transactions/s"
-    p.title.text_font_size = "11pt"
+    p = _time_figure(title, "transactions/s", Range1d(0, end, bounds=(0, None)))
+    p.width, p.height = width, height
     if warm_up_s > 0:
         p.add_layout(BoxAnnotation(left=0, right=warm_up_s, fill_color="#999999", fill_alpha=0.15))
         p.add_layout(
@@ -942,7 +945,14 @@ STALL_COLUMNS = (
 def _twin_axis(p, name: str, top: float, label: str) -> None:
     """Add a right-hand y axis `name` running from 0 to `top` (at least 1)."""
     p.extra_y_ranges = {name: Range1d(0, max(float(top), 1.0) * 1.08)}
-    p.add_layout(LinearAxis(y_range_name=name, axis_label=label), "right")
+    p.add_layout(
+        LinearAxis(
+            y_range_name=name,
+            axis_label=label,
+            formatter=NumeralTickFormatter(format=NUMBER_FORMAT),
+        ),
+        "right",
+    )
 
 
 def stall_timeline(
@@ -974,8 +984,6 @@ def stall_timeline(
     Raises:
         ValueError: a column of STALL_COLUMNS is missing.
     """
-    from bokeh.models import NumeralTickFormatter
-
     s = data.series if isinstance(data, Run) else data
     missing = [c for c in STALL_COLUMNS if c not in s.columns]
     if missing:
@@ -1001,7 +1009,6 @@ def stall_timeline(
         return float(v.max()) if v.size else 1.0
 
     pool = fig("Buffer pool", "pages")
-    pool.yaxis.formatter = NumeralTickFormatter(format="0,0")
     pool.line(
         "time_s",
         "buffer_pool_pages_free",
@@ -1030,7 +1037,6 @@ def stall_timeline(
     )
 
     work = fig("Throughput and worst transaction", "transactions/s")
-    work.yaxis.formatter = NumeralTickFormatter(format="0,0")
     _twin_axis(work, "worst", top("worst_s"), "worst transaction (s)")
     work.line(
         "time_s",
