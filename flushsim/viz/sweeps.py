@@ -9,11 +9,18 @@ from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
-from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper
+from bokeh.models import (
+    ColorBar,
+    ColumnDataSource,
+    HoverTool,
+    LinearColorMapper,
+    NumeralTickFormatter,
+)
 from bokeh.palettes import Viridis256
 from bokeh.plotting import figure
 
 from ..sweep import SUMMARY_COLUMNS
+from .figures import NUMBER_FORMAT
 
 
 def _label(column: str) -> str:
@@ -150,5 +157,7 @@ def frontier(
     )
     p.xaxis.axis_label = _label(x)
     p.yaxis.axis_label = _label(y)
+    for axis in (p.xaxis, p.yaxis):
+        axis.formatter = NumeralTickFormatter(format=NUMBER_FORMAT)
     p.legend.location = "bottom_left"
     return p
