@@ -434,6 +434,28 @@ def test_explorer_figures_carry_no_glyph_copies_that_nothing_draws(explorer):
     assert len({id(r.view.filter) for r in renderers}) == 1
 
 
+def test_every_value_axis_prints_plain_numbers(explorer, default_run):
+    # Bokeh's default tick formatter prints 2.500e+6 from 10^5 on: a 35 GiB pool's pages
+    from bokeh.models import LinearAxis, NumeralTickFormatter, Plot
+
+    layouts = [
+        explorer.figs.layout,
+        figures.stall_timeline(default_run),
+        figures.throughput({"default": default_run}),
+    ]
+    axes = [
+        axis
+        for layout in layouts
+        for plot in layout.select({"type": Plot})
+        for axis in (*plot.left, *plot.right)
+        if isinstance(axis, LinearAxis)  # not the amplification chain's stage names
+    ]
+    assert len(axes) >= 12
+    for axis in axes:
+        assert isinstance(axis.formatter, NumeralTickFormatter), axis.axis_label
+        assert axis.formatter.format == figures.NUMBER_FORMAT
+
+
 def test_explorer_legends_reach_no_data_that_changes(explorer):
     """Legend items draw data-less copies of the renderers, which hide the real ones by id.
 

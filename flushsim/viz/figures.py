@@ -58,6 +58,12 @@ STALL_AXIS_MIN_SPAN = 2.0
 # to 2.500e+6 above 10^5, which a 35 GiB pool's page counts reach.
 NUMBER_FORMAT = "0,0.[00]"
 
+
+def number_formatter() -> NumeralTickFormatter:
+    """A tick formatter for NUMBER_FORMAT (one per axis: Bokeh models belong to one document)."""
+    return NumeralTickFormatter(format=NUMBER_FORMAT)
+
+
 # Pages flushed per second by who flushed them (InnoDB's counters; single-page flushes by user
 # threads are flushsim's `sim_single_page_flushes`, InnoDB counts only their scans).
 FLUSH_KINDS = (
@@ -257,7 +263,7 @@ def _time_figure(title: str, y_label: str, x_range=None):
     )
     p.xaxis.axis_label = "simulated time (s)"
     p.yaxis.axis_label = y_label
-    p.yaxis.formatter = NumeralTickFormatter(format=NUMBER_FORMAT)
+    p.yaxis.formatter = number_formatter()
     p.title.text_font_size = "11pt"
     return p
 
@@ -466,7 +472,7 @@ def build(
         LinearAxis(
             y_range_name="stall",
             axis_label="waiting thread-s/s",
-            formatter=NumeralTickFormatter(format=NUMBER_FORMAT),
+            formatter=number_formatter(),
         ),
         "left",
     )
@@ -593,6 +599,7 @@ def build(
     )
     sd.xaxis.axis_label = "drive fill factor (%)"
     sd.yaxis.axis_label = "years until rated endurance"
+    sd.yaxis.formatter = number_formatter()  # a near-idle server's drive lasts 10^5 years
     sd.add_tools(HoverTool(tooltips=[("fill", "@fill_pct{0} %"), ("years", "@years{0.0}")]))
     _finish(sd, "bottom_left")
 
@@ -949,7 +956,7 @@ def _twin_axis(p, name: str, top: float, label: str) -> None:
         LinearAxis(
             y_range_name=name,
             axis_label=label,
-            formatter=NumeralTickFormatter(format=NUMBER_FORMAT),
+            formatter=number_formatter(),
         ),
         "right",
     )

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 import numpy as np
 import polars as pl
 from bokeh.layouts import gridplot
-from bokeh.models import ColumnDataSource, HoverTool, NumeralTickFormatter, Range1d
+from bokeh.models import ColumnDataSource, HoverTool, Range1d
 from bokeh.plotting import figure
 
-from .figures import NUMBER_FORMAT
+from .figures import number_formatter
 
 # Readable titles for the flushing columns (the column name stays in the hover and the y label).
 TITLES = {
@@ -81,7 +81,7 @@ def side_by_side(
         p.xaxis.axis_label = "time (s)"
         p.yaxis.axis_label = metric if len(metric) <= 28 else metric[:26] + "…"
         p.yaxis.axis_label_text_font_size = "8pt"
-        p.yaxis.formatter = NumeralTickFormatter(format=NUMBER_FORMAT)
+        p.yaxis.formatter = number_formatter()
         real = p.line(
             "time_s", "real", source=src, color=REAL_COLOR, line_width=2, legend_label=names["real"]
         )

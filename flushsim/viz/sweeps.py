@@ -9,18 +9,12 @@ from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
-from bokeh.models import (
-    ColorBar,
-    ColumnDataSource,
-    HoverTool,
-    LinearColorMapper,
-    NumeralTickFormatter,
-)
+from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper
 from bokeh.palettes import Viridis256
 from bokeh.plotting import figure
 
 from ..sweep import SUMMARY_COLUMNS
-from .figures import NUMBER_FORMAT
+from .figures import number_formatter
 
 
 def _label(column: str) -> str:
@@ -158,6 +152,6 @@ def frontier(
     p.xaxis.axis_label = _label(x)
     p.yaxis.axis_label = _label(y)
     for axis in (p.xaxis, p.yaxis):
-        axis.formatter = NumeralTickFormatter(format=NUMBER_FORMAT)
+        axis.formatter = number_formatter()
     p.legend.location = "bottom_left"
     return p
