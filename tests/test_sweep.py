@@ -461,3 +461,29 @@ def test_sweep_figures_build(serial):
     assert "frontier" in front.title.text
     with pytest.raises(ValueError, match="'nope' is not a column"):
         sweeps.heatmap(means, "nope", "innodb_io_capacity", "tps_mean")
+
+
+def test_heatmap_cells_read_as_numbers_with_si_prefixes(serial):
+    # bytes_written_per_day is in the trillions: "4.21 T", not "4,214,348,740,800" or 4.2e+12
+    from bokeh.models import ColorBar, ColumnDataSource, CustomJSTickFormatter
+
+    from flushsim.viz import sweeps
+
+    means = by_config(serial)
+    heat = sweeps.heatmap(
+        means, "innodb_io_capacity", "innodb_io_capacity_max", "bytes_written_per_day"
+    )
+    src = next(m for m in heat.references() if isinstance(m, ColumnDataSource))
+    for value, text in zip(src.data["value"], src.data["text"], strict=True):
+        number, prefix = text.split(" ")
+        scale = 10 ** (3 * (2 + sweeps.SI_PREFIXES.index(prefix)))
+        assert 1 <= float(number) < 1000
+        assert float(number) * scale == pytest.approx(value, rel=0.005)
+    (bar,) = [m for m in heat.references() if isinstance(m, ColorBar)]
+    assert isinstance(bar.formatter, CustomJSTickFormatter)
+    assert [sweeps._cell_text(v) for v in (999_999.0, 1_450.3, 12.345, 2.5e9)] == [
+        "999,999",
+        "1,450",
+        "12.3",
+        "2.5 G",
+    ]

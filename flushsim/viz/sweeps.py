@@ -9,7 +9,13 @@ from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
-from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper
+from bokeh.models import (
+    ColorBar,
+    ColumnDataSource,
+    CustomJSTickFormatter,
+    HoverTool,
+    LinearColorMapper,
+)
 from bokeh.palettes import Viridis256
 from bokeh.plotting import figure
 
@@ -22,10 +28,27 @@ def _label(column: str) -> str:
     return f"{column} ({doc.rsplit('[', 1)[1].rstrip(']')})" if doc and "[" in doc else column
 
 
+SI_PREFIXES = ("M", "G", "T", "P", "E")
+
+# The colour bar's ticks, as _cell_text prints the cells (BokehJS runs it; no user input in it).
+_SI_TICK_JS = """
+const a = Math.abs(tick);
+if (a >= 1e6) {
+    const k = Math.min(Math.floor(Math.log10(a) / 3), 6);
+    return parseFloat((tick / 10 ** (3 * k)).toPrecision(3)) + " " + "MGTPE"[k - 2];
+}
+return tick.toLocaleString("en-US", {maximumFractionDigits: 3});
+"""
+
+
 def _cell_text(v: float) -> str:
-    # 6,301 rather than 6.3e+03: whole numbers for throughputs, three digits for ratios
+    # 6,301 rather than 6.3e+03: whole numbers for throughputs, three digits for ratios, and
+    # three digits with an SI prefix from a million up (bytes_written_per_day: "4.21 T")
     if not np.isfinite(v):
         return str(v)
+    if abs(v) >= 1e6:
+        k = min(int(np.floor(np.log10(abs(v)) / 3)), 2 + len(SI_PREFIXES) - 1)
+        return f"{v / 10 ** (3 * k):.3g} {SI_PREFIXES[k - 2]}"
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
 
 
@@ -85,7 +108,8 @@ def heatmap(table: pl.DataFrame, x: str, y: str, value: str, *, title: str | Non
         text_font_size="9pt",
         text_color="white",
     )
-    p.add_layout(ColorBar(color_mapper=mapper, title=_label(value)), "right")
+    ticks = CustomJSTickFormatter(code=_SI_TICK_JS)
+    p.add_layout(ColorBar(color_mapper=mapper, title=_label(value), formatter=ticks), "right")
     p.add_tools(HoverTool(tooltips=[(x, "@x"), (y, "@y"), (value, "@value{0,0.000}")]))
     p.xaxis.axis_label = x
     p.yaxis.axis_label = y
