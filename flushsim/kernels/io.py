@@ -353,8 +353,9 @@ def writeback(g, knobs, out, now):
         n = min(nbytes, WRITEBACK_CHUNK)
         svc = _service(knobs, n)
         at = max(now, start - (WRITEBACK_QD - 1) * svc_full)
-        s = _second(out, start + svc + lat)
-        _count_io(out, at, start + svc + lat, True, n, start, start + svc)
+        done = start + svc + lat
+        s = _second(out, done)
+        _count_io(out, at, done, True, n, start, start + svc)
         if s >= 0:
             out[s, C_NB_WKB] += n / 1024.0
         start += svc

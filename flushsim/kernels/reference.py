@@ -376,8 +376,9 @@ class ReferenceSim(MariaDBMixin):
             n = min(nbytes, L.WRITEBACK_CHUNK)
             svc = self.service(n)
             at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
-            self.count_io(at, start + svc + lat, True, n, start, start + svc)
-            self.count(start + svc + lat, L.C_NB_WKB, n / 1024.0)
+            done = start + svc + lat
+            self.count_io(at, done, True, n, start, start + svc)
+            self.count(done, L.C_NB_WKB, n / 1024.0)
             start += svc
             nbytes -= n
         self.wb_end = start

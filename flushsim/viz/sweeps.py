@@ -28,16 +28,18 @@ def _label(column: str) -> str:
     return f"{column} ({doc.rsplit('[', 1)[1].rstrip(']')})" if doc and "[" in doc else column
 
 
-SI_PREFIXES = ("M", "G", "T", "P", "E")
+SI_PREFIXES = ("M", "G", "T", "P", "E")  # 10^(3k) for k = 2, 3, ...
+_SI_TOP = len(SI_PREFIXES) + 1  # the largest k
+_SI_LETTERS = "".join(SI_PREFIXES)
 
 # The colour bar's ticks, as _cell_text prints the cells (BokehJS runs it; no user input in it).
-_SI_TICK_JS = """
+_SI_TICK_JS = f"""
 const a = Math.abs(tick);
-if (a >= 1e6) {
-    const k = Math.min(Math.floor(Math.log10(a) / 3), 6);
-    return parseFloat((tick / 10 ** (3 * k)).toPrecision(3)) + " " + "MGTPE"[k - 2];
-}
-return tick.toLocaleString("en-US", {maximumFractionDigits: 3});
+if (a >= 1e6) {{
+    const k = Math.min(Math.floor(Math.log10(a) / 3), {_SI_TOP});
+    return parseFloat((tick / 10 ** (3 * k)).toPrecision(3)) + " " + "{_SI_LETTERS}"[k - 2];
+}}
+return tick.toLocaleString("en-US", {{maximumFractionDigits: 3}});
 """
 
 
@@ -47,7 +49,7 @@ def _cell_text(v: float) -> str:
     if not np.isfinite(v):
         return str(v)
     if abs(v) >= 1e6:
-        k = min(int(np.floor(np.log10(abs(v)) / 3)), 2 + len(SI_PREFIXES) - 1)
+        k = min(int(np.floor(np.log10(abs(v)) / 3)), _SI_TOP)
         return f"{v / 10 ** (3 * k):.3g} {SI_PREFIXES[k - 2]}"
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
 
