@@ -310,6 +310,8 @@ def test_explorer_picks_the_mariadb_10_6_release(monkeypatch):
     monkeypatch.setenv("FLUSHSIM_FAST", "1")
     ex = Explorer(autoplay=False)
     assert ex.release.disabled  # MySQL has no such knob
+    # greyed, it names no release: "10.6.17" under mysql-8.0 would read as the server's version
+    assert ex.release.label == "(not a mysql-8.0 setting)" and len(ex.release.options) == 1
     ex.engine_picker.value = "mariadb-10.6"
     assert not ex.release.disabled and ex.run.scenario["version"] == "10.6.17"
     ex.release.value = "10.6.3"
@@ -318,6 +320,10 @@ def test_explorer_picks_the_mariadb_10_6_release(monkeypatch):
     assert ex.release.value == "10.6.3" and ex.run.scenario["version"] == "10.6.3"
     ex.engine_picker.value = "mariadb-10.11"  # 10.11.8 and later: no release to pick
     assert ex.release.disabled and "version" not in ex.run.scenario.knobs
+    assert ex.release.label == "(not a mariadb-10.11 setting)"
+    ex.engine_picker.value = "mariadb-10.6"  # enabled again: every release, at the preset's
+    assert not ex.release.disabled and ex.release.label == "10.6.3"
+    assert "10.6.17" in ex.release.options and ex.run.scenario["version"] == "10.6.3"
 
 
 def test_explorer_picks_percona_s_lsn_age_factor(monkeypatch):
@@ -330,7 +336,7 @@ def test_explorer_picks_percona_s_lsn_age_factor(monkeypatch):
     ex.lsn_age.value = "legacy"
     assert ex.run.scenario["innodb_cleaner_lsn_age_factor"] == "legacy"
     ex.engine_picker.value = "mariadb-10.11"  # MariaDB has no such variable
-    assert ex.lsn_age.disabled
+    assert ex.lsn_age.disabled and ex.lsn_age.label == "(not a mariadb-10.11 setting)"
     assert "innodb_cleaner_lsn_age_factor" not in ex.run.scenario.knobs
 
 

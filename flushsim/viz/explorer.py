@@ -76,6 +76,21 @@ VERSION = "version"  # the release within mariadb-10.6: a control only on that e
 LSN_AGE = "innodb_cleaner_lsn_age_factor"  # Percona Server's formula: a control on mysql-8.0
 
 
+def _engine_only_choice(picker: w.Dropdown, p: params.Param, engine: str) -> None:
+    """A greyed picker reads "(not a <engine> setting)", not a value the engine does not have.
+
+    A MariaDB 10.6 release showing under mysql-8.0 reads as the server's version. Enabled
+    again, the picker offers the knob's choices at its default; the caller sets the scenario's.
+    """
+    if picker.disabled:
+        options = [(f"(not a {engine} setting)", "")]
+    else:
+        options = list(p.choices)
+    if tuple(picker.options) != tuple(options):
+        picker.options = options
+        picker.value = "" if picker.disabled else p.default
+
+
 def _fmt_value(name: str, v: int) -> str:
     p = params.get(name)
     if p.unit == "bytes":
@@ -622,8 +637,14 @@ class Explorer:
         """Engine-specific controls: MariaDB's and Percona's knobs, the I/O pickers' choices."""
         engine = self.engine_picker.value
         names = {p.name for p in params.for_engine(engine)}
-        for name, ctl in self.engine_controls.items():
-            ctl.disabled = name not in names
+        busy, self._busy = self._busy, True  # options and values move: no re-run for those
+        try:
+            for name, ctl in self.engine_controls.items():
+                ctl.disabled = name not in names
+                if isinstance(ctl, w.Dropdown):
+                    _engine_only_choice(ctl, params.get(name), engine)
+        finally:
+            self._busy = busy
         for name in IO_PICKERS:
             ctl = self.controls[name]
             choices = _engine_choices(name, engine)
