@@ -204,3 +204,32 @@ def test_on_sata_page_writes_slow_the_commits():
     (nvme_tps, nvme_fsync), (sata_tps, sata_fsync) = tps("nvme"), tps("sata")
     assert sata_fsync > nvme_fsync
     assert sata_tps < nvme_tps
+
+
+def test_reads_are_submitted_in_time_order_around_single_page_flushes(monkeypatch):
+    # A user thread's single-page flush is synchronous (doublewrite, fsync, write, fsync). It
+    # sleeps until that I/O is done: a read submitted at the flush's end while the clock is
+    # still at its start booked the device's read queue milliseconds ahead, for every thread
+    # (28 ms out of order here before the fix). What is left is the LRU search a thread does
+    # before its read, at most the whole LRU at LRU_SCAN_NS a frame.
+    from flushsim.kernels.reference import ReferenceSim
+
+    submitted = []
+    read = ReferenceSim.read_data_page
+
+    def record(self, now, nbytes):
+        submitted.append(now)
+        return read(self, now, nbytes)
+
+    monkeypatch.setattr(ReferenceSim, "read_data_page", record)
+    knobs = {
+        "innodb_buffer_pool_size": "8M",  # 512 frames
+        "table_rows": 150_000,
+        "threads": 16,
+        "write_pct": 40,
+        "think_time_us": 1000.0,
+    }
+    run = fs.simulate(fs.Scenario(knobs=knobs, seconds=2), kernel="reference")
+    assert run.series["sim_single_page_flushes"].sum() > 1000
+    back = max(a - b for a, b in zip(submitted, submitted[1:], strict=False))
+    assert back <= 512 * layout.LRU_SCAN_NS / 1000

@@ -41,7 +41,7 @@ def seen():
 
     def buf_page_get(self, page, is_write, t, resume=0):
         f = self.page_frame.get(page)
-        if f is None or not is_write or f.io == L.IO_NONE:
+        if f is None or not is_write or f.io in (L.IO_NONE, L.IO_SINGLE):  # not in the ring
             return original(self, page, is_write, t, resume)
         done = next(d for d, g in self.writes_in_flight if g is f)
         in_flight = len(self.writes_in_flight)

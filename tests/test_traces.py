@@ -161,19 +161,47 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     p = Tiny()
     for page in range(10, 18):
         p.access(page)
-    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000)
+    ok, t, held = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    )
     # clean tail page 10 is simply evicted, at no I/O cost
-    assert ok and t == 1000 and p.page_frame[10] == L.NO_PAGE
+    assert ok and t == 1000 and held == L.NIL and p.page_frame[10] == L.NO_PAGE
     assert p.lru() == [17, 16, 15, 14, 13, 12, 11]
     # make the tail page dirty: the user thread must write it itself
-    pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(11), 123)
-    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000)
+    f = p.frame(11)
+    pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
+    ok, t, held = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    )
     # doublewrite write (20 us service + 30 us latency) and fsync (200 us), then the data
     # write (50 us) and its fsync (200 us): 500 us, all on the user thread
-    assert ok and t == 1500
-    assert p.page_frame[11] == L.NO_PAGE and p.flush_list() == []
+    assert ok and t == 1500 and held == f
     assert p.out[0, L.C_SINGLE] == 1
     assert p.out[0, L.C_FSYNCS] == 2 and p.out[0, L.C_W_S] == 2
+    # until then the page stays in the LRU, dirty and io-fixed: no one frees or writes it
+    assert p.fr[f, L.F_IO] == L.IO_SINGLE and p.flush_list() == [11] and p.lru()[-1] == 11
+    sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, f)
+    assert p.page_frame[11] == L.NO_PAGE and p.flush_list() == []
+    assert p.fr[f, L.F_IO] == L.IO_NONE and p.inst[0, L.I_FREE_LEN] == 2  # with 10's frame
+
+
+def test_an_update_of_a_page_in_a_single_page_flush_waits_for_it():
+    p = Tiny()
+    for page in range(10, 18):
+        p.access(page)
+    f = p.frame(10)
+    pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
+    _, done, held = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    )
+    assert held == f and done == 1500
+    # the flushing thread holds the page latched until its I/O is done: an update re-checks
+    assert p.access(10, write=True, t=1200) == -1
+    assert p.g[L.G_SLEEP] == 1200 + L.SINGLE_FLUSH_POLL_US
+    assert p.out[0, L.C_DML_UPDATES] == 0 and p.frl[f, L.L_OLDEST] == 123
+    # a read of it goes ahead (the flush's latch lets readers in)
+    p.g[L.G_SLEEP] = 0
+    assert p.access(10, t=1200) == 1200
 
 
 def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
@@ -181,7 +209,9 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
     for page in range(10, 18):
         p.access(page)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
-    ok, t = sim.single_page_flush(p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000)
+    ok, t, _ = sim.single_page_flush(
+        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    )
     assert ok and t == 1000 + 50 + 200
 
 
@@ -191,12 +221,23 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
         p.access(page, write=True)
     # every frame dirty: the tail scan fails (try_LRU_scan is cleared), the thread writes the
     # tail page 10 itself and counts one Innodb_buffer_pool_wait_free
-    t = p.access(30, t=1000)
-    assert p.page_frame[10] == L.NO_PAGE
+    assert p.access(30, t=1000) == -1
     assert p.inst[0, L.I_TRY_LRU_SCAN] == 0
     assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SINGLE] == 1
     # the search passed all 8 pages (100 ns each: 1 us, rounded up), then the 500 us single-page
-    # flush, then the read (20 us service + 100 us latency)
+    # flush: the thread sleeps until its I/O is done, page 10 still in the pool meanwhile
     assert p.out[0, L.C_SEARCH_SCANNED] == 8
+    wake, resume = int(p.g[L.G_SLEEP]), int(p.g[L.G_FREE_K])
+    assert wake == 1000 + 1 + 500 and resume < 0
+    held = sim.held_frame(resume)
+    assert p.fr[held, L.F_PAGE] == 10 and p.fr[held, L.F_IO] == L.IO_SINGLE
+    # awake (run_step): the frame is freed, and the next iteration takes it for the read
+    # (20 us service + 100 us latency), submitted at the wake: in time order
+    sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, held)
+    p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = 0
+    after = -(1 + (-resume - 1) % sim.HELD_BASE)
+    t = kernel_state.access(p, 30, False, wake, after)
+    assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held
+    assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SEARCH_SCANNED] == 8
     assert t == 1000 + 1 + 500 + 120
     assert p.lru()[0] == 30

@@ -61,8 +61,12 @@ def check_state(sim) -> None:
         list_writes = sum(1 for fr in in_flight if fr.instance == inst.index and fr.io == L.IO_LIST)
         assert lru_writes == inst.pending_lru >= 0, "LRU writes in flight miscounted"
         assert list_writes == inst.pending_list >= 0, "flush-list writes in flight miscounted"
+    held = {sim.held_frame(th["free_k"]) for th in sim.threads} - {None}
     for fr in sim.frames:
-        assert (fr.io != L.IO_NONE) == (fr in in_flight), f"frame {fr.id} io flag is off"
+        # a single-page flush's frame is held by its thread, not in the ring of writes
+        assert (fr.io == L.IO_SINGLE) == (fr in held), f"frame {fr.id} single-flush flag is off"
+        async_write = fr.io not in (L.IO_NONE, L.IO_SINGLE)
+        assert async_write == (fr in in_flight), f"frame {fr.id} io flag is off"
         if fr.io != L.IO_NONE:
             assert fr.oldest_modification != 0, f"frame {fr.id} is written while clean"
     assert sim.checkpoint_lsn <= sim.lsn, "checkpoint ahead of the current LSN"

@@ -134,7 +134,8 @@ G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy u
 G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base + k * 1e9 / rate
 G_PACE_K = 53  # the next start's k
 G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
-G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume at (0: none)
+G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume at (0: none;
+#   < 0: back from a single-page flush's I/O, see sim.held_frame)
 N_G = 56
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
@@ -156,6 +157,7 @@ PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
 PC_PAGE_US = 1  # sim constant: CPU time to dispatch one page write
 FREE_WAIT_SLEEP_US = 10_000  # buf_LRU_get_free_block: os_thread_sleep(10000)
 REDO_WAIT_POLL_US = 1_000  # sim constant: a thread waiting in log_free_check re-checks this often
+SINGLE_FLUSH_POLL_US = 100  # sim constant: an update of a page in a single-page flush re-checks
 JBD_COMMIT_US = 5_000_000  # ext4 commit=5 (the default): the journal commits every 5 s
 WRITEBACK_CHUNK = 512 * 1024  # sim constant: bytes per writeback request (max_sectors_kb 512)
 WRITEBACK_QD = 16  # sim constant: writeback requests the block layer keeps in flight

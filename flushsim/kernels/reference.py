@@ -23,6 +23,7 @@ from .reference_mariadb import MariaDBMixin
 
 M64 = (1 << 64) - 1
 LSN_MAX = 1 << 62
+HELD_BASE = L.FREE_BLOCK_MAX_ITERATIONS + 1  # as sim.HELD_BASE: how a resume < 0 holds a frame
 
 
 def spread_row(j: int, rows: int, bits: int) -> int:
@@ -896,23 +897,37 @@ class ReferenceSim(MariaDBMixin):
         self.count(t, L.C_SEARCH_SCANNED, scanned)
         return found, t
 
-    def buf_flush_single_page_from_LRU(self, inst: Instance, t: int) -> tuple[bool, int]:
+    def buf_flush_single_page_from_LRU(
+        self, inst: Instance, t: int
+    ) -> tuple[bool, int, Frame | None]:
+        """(freed or written, when its I/O is done, the written frame: io-fixed until then)."""
         page = int(self.k.innodb_page_size)
         f = inst.tail
         while f is not None:
             if self.replaceable(f):
                 self.buf_LRU_free_page(inst, f)
-                return True, t
+                return True, t, None
             if f.io == L.IO_NONE:
+                f.io, f.io_latch = L.IO_SINGLE, t
                 if int(self.k.innodb_doublewrite) != 0:
                     t = self.fsync(self.submit(t, page, True), L.FILE_DBLWR)
                 t = self.fsync(self.submit(t, page, True), L.FILE_DATA)
-                self.buf_flush_remove(inst, f)
-                self.buf_LRU_free_page(inst, f)
                 self.count(t, L.C_SINGLE)
-                return True, t
+                return True, t, f
             f = f.prev
-        return False, t
+        return False, t, None
+
+    def single_flush_done(self, f: Frame) -> None:
+        """A thread's single-page flush of f is done: the page is clean, its frame free."""
+        inst = self.instances[f.instance]
+        f.io = L.IO_NONE
+        self.buf_flush_remove(inst, f)
+        self.buf_LRU_free_page(inst, f)
+
+    def held_frame(self, resume: int) -> Frame | None:
+        """The frame a single-page flush holds, from get_free_block's resume (sim.held_frame)."""
+        f = (-resume - 1) // HELD_BASE - 1 if resume < 0 else L.NIL
+        return None if f == L.NIL else self.frames[f]
 
     def buf_LRU_get_free_block(
         self, inst: Instance, t: int, resume: int = 0
@@ -921,8 +936,12 @@ class ReferenceSim(MariaDBMixin):
         if self.engine != L.ENG_MYSQL80:
             return self.buf_LRU_get_free_block_mariadb(t, resume)
         t0 = t
+        # resume > 0: back from the 10 ms sleep, the single-page flush first; resume < 0: back
+        # from a single-page flush's I/O, at the next iteration
         k = resume - 1 if resume > 0 else 0
-        woke = resume > 0  # from the sleep: the single-page flush comes first
+        if resume < 0:
+            k = (-resume - 1) % HELD_BASE  # thread_step freed the frame
+        woke = resume > 0
         while k < L.FREE_BLOCK_MAX_ITERATIONS:
             if not woke:
                 if inst.free:
@@ -942,11 +961,17 @@ class ReferenceSim(MariaDBMixin):
                     self.sleep_until, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
                     return None, t
             woke = False
-            ok, t = self.buf_flush_single_page_from_LRU(inst, t)
+            before = t
+            ok, t, held = self.buf_flush_single_page_from_LRU(inst, t)
             if not ok:
                 self.count(t, L.C_SINGLE_FAIL)
             self.count(t, L.C_WAIT_FREE)
             k += 1
+            if held is not None:
+                # synchronous I/O: sleep until it is done, then free the frame and go on
+                self.count_wait(L.C_FREE_WAIT_MS, t0, t)
+                self.sleep_until, self.free_k = t, -(1 + k + HELD_BASE * (held.id + 1))
+                return None, before
         return None, t
 
     def buf_page_get(self, page: int, is_write: bool, t: int, resume: int = 0) -> int:
@@ -973,6 +998,9 @@ class ReferenceSim(MariaDBMixin):
                 break
             if is_write and f.io != L.IO_NONE and f.io_latch <= t:
                 # the page is latched for its write: the thread sleeps until it completes
+                if f.io == L.IO_SINGLE:  # another thread's single-page flush: poll
+                    self.sleep_until = t + L.SINGLE_FLUSH_POLL_US
+                    return -1
                 d = next((done for done, g in self.writes_in_flight if g is f), -1)
                 if d > t:
                     self.sleep_until = d
@@ -1002,6 +1030,11 @@ class ReferenceSim(MariaDBMixin):
     def thread_step(self, e: int, t: int) -> int:
         """Run thread e's transaction until it commits or must touch the device."""
         th = self.threads[e]
+        held = self.held_frame(th["free_k"])
+        if held is not None:
+            # back from its single-page flush's I/O: the page is clean, its frame free
+            self.single_flush_done(held)
+            th["free_k"] = -(1 + (-th["free_k"] - 1) % HELD_BASE)
         if th["commit_pending"]:
             return self.finish_commit(e, t)
         if th["rows_left"] == 0:
@@ -1051,7 +1084,7 @@ class ReferenceSim(MariaDBMixin):
                     th["pending"] = (page, is_write)
                     self.count(t, L.C_READ_REQ, -1)
                     return w
-                th.update(rows_left=0, rows_done=0)
+                th.update(rows_left=0, rows_done=0, free_k=0)
                 return t + L.REDO_WAIT_POLL_US
             th["free_k"] = 0
             if is_write:
@@ -1155,6 +1188,8 @@ class ReferenceSim(MariaDBMixin):
     def wake_threads(self, t: int) -> None:
         for e in range(self.n_threads_max):
             target = t if (e < self.n_active and self.wl_running) else L.INF_TIME
+            if target == L.INF_TIME and self.held_frame(self.threads[e]["free_k"]) is not None:
+                continue  # it wakes when its single-page flush is done, to free the frame
             if target == L.INF_TIME or self.times[e] == L.INF_TIME:
                 self.times[e] = target
 
@@ -1222,6 +1257,9 @@ class ReferenceSim(MariaDBMixin):
             ):
                 self.threads[e]["rows_left"] = 0
                 self.threads[e]["pending"] = None
+                held = self.held_frame(self.threads[e]["free_k"])
+                if held is not None:
+                    self.single_flush_done(held)
                 self.threads[e]["free_k"] = 0
                 self.times[e] = L.INF_TIME
             else:

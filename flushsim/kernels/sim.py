@@ -125,6 +125,7 @@ from .layout import (
     I_TRY_LRU_SCAN,
     INF_TIME,
     IO_NONE,
+    IO_SINGLE,
     K_CPU_US,
     K_DBLWR,
     K_DIRTY_LWM,
@@ -171,6 +172,7 @@ from .layout import (
     SCAN_CACHE,
     SCATTER_BITS_MASK,
     SCATTER_SHIFT,
+    SINGLE_FLUSH_POLL_US,
     SPREAD_KEY,
     TL_SET,
     TL_WORKLOAD_START,
@@ -207,7 +209,7 @@ TH_WROTE = 5  # the transaction changed a row (its commit flushes the redo),
 TH_COMMIT = 6  # 1 while its commit waits for the clock before the log flush,
 TH_COMMIT_LSN = 7  # and the LSN that flush must cover,
 TH_SLOT = 8  # trx_rate: 1 + the start slot (us) it sleeps until (0: none)
-TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none)
+TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none; < 0: held_frame)
 N_TH = 10
 
 # ---------------------------------------------------------------- random numbers
@@ -520,7 +522,10 @@ def single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t):
     """buf_flush_single_page_from_LRU: free the first clean tail page, or write the first dirty one.
 
     The write is synchronous: doublewrite write + fsync, data write + fsync, then the frame is
-    freed. Returns (freed, time the user thread continues).
+    freed. The written page stays in the LRU, dirty and io-fixed (IO_SINGLE), until the thread
+    wakes when its I/O is done (single_flush_done): the thread sleeps meanwhile, so that its
+    next I/O is submitted in time order. Returns (freed or written, time the I/O is done, the
+    written frame or NIL).
     """
     ratio = old_ratio(knobs[K_OLD_PCT])
     page = int(knobs[K_PAGE_SIZE])
@@ -529,21 +534,42 @@ def single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t):
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
-            return True, t
+            return True, t, NIL
         if fr[f, F_IO] == IO_NONE:
+            fr[f, F_IO] = IO_SINGLE
+            frl[f, L_IO_LATCH] = t
             if int(knobs[K_DBLWR]) != 0:
                 d = submit(g, knobs, out, t, page, True)
                 t = fsync(g, knobs, out, d, FILE_DBLWR)
             d = submit(g, knobs, out, t, page, True)
             t = fsync(g, knobs, out, d, FILE_DATA)
-            flush_list_remove(fr, frl, inst, i, f)
-            evict(fr, inst, page_frame, i, f, ratio)
             s = t // 1_000_000
             if s < out.shape[0]:
                 out[s, C_SINGLE] += 1
-            return True, t
+            return True, t, f
         f = prev
-    return False, t
+    return False, t, NIL
+
+
+@njit(cache=True, _nrt=False)
+def single_flush_done(fr, frl, inst, page_frame, knobs, f):
+    """The single-page flush of frame f is done: the page is clean, its frame free."""
+    i = f // inst[0, I_SIZE]
+    fr[f, F_IO] = IO_NONE
+    flush_list_remove(fr, frl, inst, i, f)
+    evict(fr, inst, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
+
+
+# get_free_block's resume after a single-page flush: -(1 + iteration + HELD_BASE * (frame + 1))
+HELD_BASE = FREE_BLOCK_MAX_ITERATIONS + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def held_frame(resume):
+    """The frame a thread's single-page flush holds, from its get_free_block resume (or NIL)."""
+    if resume >= 0:
+        return NIL
+    return (-resume - 1) // HELD_BASE - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -586,7 +612,9 @@ def get_free_block(
     From the third iteration on the server sleeps 10 ms before its single-page flush. The
     thread sleeps in run_step: this returns NIL with g[G_SLEEP] = the wake time and
     g[G_FREE_K] = 1 + the iteration, and `resume` (that value, 0 otherwise) carries on there with
-    the flush. The LRU search costs LRU_SCAN_NS a page examined (lru_search); nobody waits for
+    the flush. A single-page flush that writes sleeps the same way until its I/O is done, with
+    g[G_FREE_K] < 0 (held_frame: run_step frees the frame on waking), and resumes at the next
+    iteration. The LRU search costs LRU_SCAN_NS a page examined (lru_search); nobody waits for
     its LRU_list_mutex. MariaDB engines go to get_free_block_mariadb (one test per miss).
     """
     if knobs[K_ENGINE] != ENG_MYSQL80:
@@ -606,9 +634,13 @@ def get_free_block(
             t,
             resume,
         )
+    # resume > 0: back from the 10 ms sleep, the single-page flush comes first; resume < 0:
+    # back from a single-page flush's I/O (run_step freed its frame), at the next iteration
     k = resume - 1 if resume > 0 else 0
+    if resume < 0:
+        k = (-resume - 1) % HELD_BASE
     t0 = t
-    woke = resume > 0  # from the sleep: the single-page flush comes first
+    woke = resume > 0
     while k < FREE_BLOCK_MAX_ITERATIONS:
         if not woke:
             f = free_pop(fr, frl, inst, i)
@@ -635,13 +667,20 @@ def get_free_block(
                 g[G_FREE_K] = k + 1
                 return NIL, t
         woke = False
-        ok, t = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
+        before = t
+        ok, t, held = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
         s = t // 1_000_000
         if s < out.shape[0]:
             if not ok:
                 out[s, C_SINGLE_FAIL] += 1
             out[s, C_WAIT_FREE] += 1
         k += 1
+        if held != NIL:
+            # synchronous I/O: sleep in run_step until it is done, then free the frame and go on
+            add_wait(out, C_FREE_WAIT_MS, t0, t)
+            g[G_SLEEP] = t
+            g[G_FREE_K] = -(1 + k + HELD_BASE * (held + 1))
+            return NIL, before
     return NIL, t
 
 
@@ -901,6 +940,10 @@ def access_page(
             # page of the batch not yet reached is not latched (and its write includes the
             # update). The thread sleeps (run_step): completing writes here, ahead of the
             # clock, would hand their frames to other threads early.
+            if fr[f, F_IO] == IO_SINGLE:
+                # another thread's single-page flush: its end is when that thread wakes
+                g[G_SLEEP] = t + SINGLE_FLUSH_POLL_US
+                return -1
             d = ring_done_of(g, ring_frame, ring_done, f)
             if d > t:
                 g[G_SLEEP] = d
@@ -962,6 +1005,12 @@ def run_step(
     ahead of t is kept pending and the thread yields, so that every I/O is submitted in global
     time order. A transaction begins with log_free_check. Returns the time of the next step.
     """
+    held = held_frame(th[e, TH_FREE_K])
+    if held != NIL:
+        # back from its single-page flush's I/O: the page is clean and its frame free, whether
+        # or not the row still needs a block
+        single_flush_done(fr, frl, inst, page_frame, knobs, held)
+        th[e, TH_FREE_K] = -(1 + (-th[e, TH_FREE_K] - 1) % HELD_BASE)
     if th[e, TH_COMMIT] == 1:
         return finish_commit(g, knobs, out, hist, th, e, t)
     if th[e, TH_ROWS_LEFT] == 0:
@@ -1056,6 +1105,7 @@ def run_step(
                     out[s, C_READ_REQ] -= 1
                 return w
             # no free block after many tries: give the transaction up and retry later
+            th[e, TH_FREE_K] = 0
             th[e, TH_ROWS_LEFT] = 0
             th[e, TH_ROWS_DONE] = 0
             return t + REDO_WAIT_POLL_US
@@ -1198,11 +1248,17 @@ def advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
 
 
 @njit(cache=True, _nrt=False)
-def wake_threads(g, times, heap, pos, t):
-    """Put the active threads back on the schedule at t (workload (re)started)."""
+def wake_threads(g, th, times, heap, pos, t):
+    """Put the active threads back on the schedule at t (workload (re)started).
+
+    A thread stopped while its single-page flush is in flight wakes at its end all the same, to
+    free the frame (event_loop), then stops.
+    """
     n_active = g[G_N_ACTIVE_THREADS]
     for e in range(g[G_N_THREADS_MAX]):
         target = t if (e < n_active and g[G_WL_RUNNING] == 1) else INF_TIME
+        if target == INF_TIME and held_frame(th[e, TH_FREE_K]) != NIL:
+            continue
         if target == INF_TIME or times[e] == INF_TIME:
             if times[e] != target:
                 times[e] = target
@@ -1248,20 +1304,20 @@ def apply_event(g, knobs, th, times, heap, pos, kind, knob, value, t):
             heap_fix(heap, pos, times, cleaner)
         elif knob == K_THREADS:
             g[G_N_ACTIVE_THREADS] = min(int(value), g[G_N_THREADS_MAX])
-            wake_threads(g, times, heap, pos, t)
+            wake_threads(g, th, times, heap, pos, t)
         elif knob == K_WORKLOAD or knob == K_SEQ_START or knob == K_SEQ_END:
             g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
             g[G_WL_DONE] = 0
-            wake_threads(g, times, heap, pos, t)
+            wake_threads(g, th, times, heap, pos, t)
     elif kind == TL_WORKLOAD_STOP:
         g[G_WL_RUNNING] = 0
-        wake_threads(g, times, heap, pos, t)
+        wake_threads(g, th, times, heap, pos, t)
     elif kind == TL_WORKLOAD_START:
         pace_restart(g, knobs, th, times, heap, pos, t, False)
         g[G_WL_RUNNING] = 1
         g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
         g[G_WL_DONE] = 0
-        wake_threads(g, times, heap, pos, t)
+        wake_threads(g, th, times, heap, pos, t)
 
 
 @njit(cache=True)
@@ -1415,6 +1471,9 @@ def event_loop(
         ):
             th[e, TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
             th[e, TH_PENDING] = 0
+            held = held_frame(th[e, TH_FREE_K])
+            if held != NIL:  # its single-page flush is done: the frame is free
+                single_flush_done(fr, frl, inst, page_frame, knobs, held)
             th[e, TH_FREE_K] = 0
             times[e] = INF_TIME
         else:
