@@ -8,7 +8,9 @@ O_DIRECT_NO_FSYNC; redo flushes at commit and once a second; a SATA drive's flus
 Percona Server's redo-age formula.
 """
 
+import collections
 import functools
+import sys
 
 import numpy as np
 import pytest
@@ -58,6 +60,12 @@ SCENARIOS = {
         knobs={**BASE, "innodb_doublewrite": "DETECT_ONLY", "innodb_doublewrite_pages": 16},
         seconds=2,
     ),
+    # many threads flushing single pages: some are stopped while their flush is in flight
+    "stopped-mid-flush": fs.Scenario(
+        knobs={**BASE, "table_rows": 150_000, "threads": 16}, seconds=2
+    )
+    .stop_workload(1.2)
+    .start_workload(1.6),
     "timeline": fs.Scenario(knobs={**BASE, "innodb_io_capacity": 100}, seconds=6)
     .at(1.5, innodb_page_cleaner_disabled_debug=True)
     .at(3, innodb_page_cleaner_disabled_debug=False, innodb_io_capacity=400)
@@ -310,6 +318,26 @@ def test_scenarios_cover_the_flushing_paths():
         "innodb_dblwr_pages_written",
         "sim_redo_wait_ms",
     }
+
+
+def test_a_thread_stopped_during_its_single_page_flush_frees_the_frame_when_it_ends(
+    monkeypatch,
+):
+    # the flushing thread holds its page io-fixed until it wakes; stopped meanwhile, it still
+    # wakes then (wake_threads), and the event loop frees the frame instead of thread_step
+    freed_by = collections.Counter()
+    done = reference.ReferenceSim.single_flush_done
+
+    def record(self, f):
+        freed_by[sys._getframe(1).f_code.co_name] += 1
+        return done(self, f)
+
+    monkeypatch.setattr(reference.ReferenceSim, "single_flush_done", record)
+    ki = kernel_inputs(SCENARIOS["stopped-mid-flush"])
+    out, hist = reference.simulate_kernel(*ki.args(), check_every_event=True)
+    assert freed_by["run"] > 0 and freed_by["thread_step"] > 0
+    out_k, hist_k = _both_named("stopped-mid-flush")[0]
+    assert np.array_equal(out, out_k) and np.array_equal(hist, hist_k)
 
 
 def test_same_seed_same_numbers_through_both_kernels():
