@@ -235,7 +235,7 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     # (20 us service + 100 us latency), submitted at the wake: in time order
     sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, held)
     p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = 0
-    after = -(1 + (-resume - 1) % sim.HELD_BASE)
+    after = -(1 + (-resume - 1) % L.HELD_BASE)
     t = kernel_state.access(p, 30, False, wake, after)
     assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held
     assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SEARCH_SCANNED] == 8

@@ -501,6 +501,8 @@ BUF_LRU_NON_OLD_MIN_LEN = 5
 BUF_LRU_OLD_RATIO_DIV = 1024
 BUF_LRU_SEARCH_SCAN_THRESHOLD = 100
 FREE_BLOCK_MAX_ITERATIONS = 100_000  # guard: a user thread gives up (never seen in practice)
+# get_free_block's resume after a single-page flush: -(1 + iteration + HELD_BASE * (frame + 1))
+HELD_BASE = FREE_BLOCK_MAX_ITERATIONS + 1
 # sim constant: CPU time (ns) to examine one LRU page in a search, one dependent main-memory
 # reference (PITFALLS.md E: about 100 ns); the page descriptors are far apart in memory
 LRU_SCAN_NS = 100

@@ -23,7 +23,6 @@ from .reference_mariadb import MariaDBMixin
 
 M64 = (1 << 64) - 1
 LSN_MAX = 1 << 62
-HELD_BASE = L.FREE_BLOCK_MAX_ITERATIONS + 1  # as sim.HELD_BASE: how a resume < 0 holds a frame
 
 
 def spread_row(j: int, rows: int, bits: int) -> int:
@@ -926,7 +925,7 @@ class ReferenceSim(MariaDBMixin):
 
     def held_frame(self, resume: int) -> Frame | None:
         """The frame a single-page flush holds, from get_free_block's resume (sim.held_frame)."""
-        f = (-resume - 1) // HELD_BASE - 1 if resume < 0 else L.NIL
+        f = (-resume - 1) // L.HELD_BASE - 1 if resume < 0 else L.NIL
         return None if f == L.NIL else self.frames[f]
 
     def buf_LRU_get_free_block(
@@ -940,7 +939,7 @@ class ReferenceSim(MariaDBMixin):
         # from a single-page flush's I/O, at the next iteration
         k = resume - 1 if resume > 0 else 0
         if resume < 0:
-            k = (-resume - 1) % HELD_BASE  # thread_step freed the frame
+            k = (-resume - 1) % L.HELD_BASE  # thread_step freed the frame
         woke = resume > 0
         while k < L.FREE_BLOCK_MAX_ITERATIONS:
             if not woke:
@@ -970,7 +969,7 @@ class ReferenceSim(MariaDBMixin):
             if held is not None:
                 # synchronous I/O: sleep until it is done, then free the frame and go on
                 self.count_wait(L.C_FREE_WAIT_MS, t0, t)
-                self.sleep_until, self.free_k = t, -(1 + k + HELD_BASE * (held.id + 1))
+                self.sleep_until, self.free_k = t, -(1 + k + L.HELD_BASE * (held.id + 1))
                 return None, before
         return None, t
 
@@ -1034,7 +1033,7 @@ class ReferenceSim(MariaDBMixin):
         if held is not None:
             # back from its single-page flush's I/O: the page is clean, its frame free
             self.single_flush_done(held)
-            th["free_k"] = -(1 + (-th["free_k"] - 1) % HELD_BASE)
+            th["free_k"] = -(1 + (-th["free_k"] - 1) % L.HELD_BASE)
         if th["commit_pending"]:
             return self.finish_commit(e, t)
         if th["rows_left"] == 0:

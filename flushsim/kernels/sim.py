@@ -104,6 +104,7 @@ from .layout import (
     G_TRX_TOTAL,
     G_WL_DONE,
     G_WL_RUNNING,
+    HELD_BASE,
     HIST_BUCKETS,
     I_FIRST_FRAME,
     I_FL_HEAD,
@@ -558,10 +559,6 @@ def single_flush_done(fr, frl, inst, page_frame, knobs, f):
     fr[f, F_IO] = IO_NONE
     flush_list_remove(fr, frl, inst, i, f)
     evict(fr, inst, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
-
-
-# get_free_block's resume after a single-page flush: -(1 + iteration + HELD_BASE * (frame + 1))
-HELD_BASE = FREE_BLOCK_MAX_ITERATIONS + 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
