@@ -3,7 +3,8 @@
 Server knobs carry the InnoDB system-variable name, default, range and unit of the engine they
 belong to (sources: the MySQL 8.0 reference manual and `storage/innobase/handler/ha_innodb.cc`;
 see `../shared/innodb-flushing.md` section 1). Knobs that describe the simulated workload or
-device have plain names (`threads`, `device_iops`, ...) because the server has no such variable.
+device have plain names (`threads`, `device_read_iops`, ...) because the server has no such
+variable.
 
 Everything else is generated from this table: validation (`validate`), CLI parsing
 (`parse_value`), the explorer's sliders and the docs. Nothing here imports numba.
@@ -683,22 +684,46 @@ PARAMS: tuple[Param, ...] = (
         source="data/devices.csv (each row cites its datasheet or measurement)",
     ),
     Param(
-        "device_iops",
+        "device_read_iops",
         50_000,
         100,
         10_000_000,
         "IO/s",
-        "Operations the device completes per second (one FIFO queue).",
+        "Random reads the device completes per second with nothing else to do: a read occupies "
+        "it for 1/device_read_iops s (or its bytes at device_read_bandwidth_mb_s, if longer).",
         group="storage",
         dynamic=False,
     ),
     Param(
-        "device_bandwidth_mb_s",
+        "device_write_iops",
+        50_000,
+        100,
+        10_000_000,
+        "IO/s",
+        "Random writes the device completes per second with nothing else to do; reads and "
+        "writes share the device's time (a mix of R reads and W writes per second needs "
+        "R/device_read_iops + W/device_write_iops <= 1).",
+        group="storage",
+        dynamic=False,
+    ),
+    Param(
+        "device_read_bandwidth_mb_s",
         2000.0,
         1.0,
         100_000.0,
         "MB/s",
-        "Sequential bandwidth.",
+        "Sequential read bandwidth.",
+        group="storage",
+        kind="float",
+        dynamic=False,
+    ),
+    Param(
+        "device_write_bandwidth_mb_s",
+        2000.0,
+        1.0,
+        100_000.0,
+        "MB/s",
+        "Sequential write bandwidth.",
         group="storage",
         kind="float",
         dynamic=False,

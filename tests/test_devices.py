@@ -18,17 +18,19 @@ def df():
 
 
 def _service_us(knobs, nbytes=PAGE):
-    """Device time of one I/O as kernels/io.py charges it: max(1/iops, bytes/bandwidth)."""
-    return max(1e6 / knobs["device_iops"], nbytes / knobs["device_bandwidth_mb_s"])
+    """Device time of one page write as kernels/io.py charges it: max(1/iops, bytes/bandwidth)."""
+    return max(1e6 / knobs["device_write_iops"], nbytes / knobs["device_write_bandwidth_mb_s"])
 
 
 def test_catalog_loads_with_typed_columns(df):
     assert isinstance(df, pl.DataFrame)
     assert df.columns[:3] == ["name", "model", "kind"]
     assert df.columns[-2:] == ["source", "note"]
-    assert df.schema["device_iops"] == pl.Int64
+    assert df.schema["device_read_iops"] == pl.Int64
+    assert df.schema["device_write_iops"] == pl.Int64
     assert df.schema["datasheet_read_iops"] == pl.Int64
-    assert df.schema["device_bandwidth_mb_s"] == pl.Float64
+    assert df.schema["device_read_bandwidth_mb_s"] == pl.Float64
+    assert df.schema["device_write_bandwidth_mb_s"] == pl.Float64
     assert df.schema["device_fsync_latency_us"] == pl.Float64
     assert df.schema["volatile_write_cache"] == pl.Boolean
     assert df.height >= 4
@@ -53,10 +55,10 @@ def test_every_knob_is_inside_its_param_range(df):
 
 def test_the_derivation_rule_holds_for_every_row(df):
     for row in df.iter_rows(named=True):
-        assert row["device_iops"] == min(row["datasheet_read_iops"], row["datasheet_write_iops"])
-        assert row["device_bandwidth_mb_s"] == pytest.approx(
-            min(row["datasheet_read_mb_s"], row["datasheet_write_mb_s"]), rel=1e-12
-        )
+        assert row["device_read_iops"] == row["datasheet_read_iops"]
+        assert row["device_write_iops"] == row["datasheet_write_iops"]
+        assert row["device_read_bandwidth_mb_s"] == pytest.approx(row["datasheet_read_mb_s"])
+        assert row["device_write_bandwidth_mb_s"] == pytest.approx(row["datasheet_write_mb_s"])
 
 
 def test_every_row_cites_a_source(df):
@@ -71,22 +73,23 @@ def test_required_kinds_are_present(df):
     assert kinds <= set(devices.KINDS)
 
 
-def test_knobs_returns_exactly_the_five_device_knobs():
+def test_knobs_returns_exactly_the_seven_device_knobs():
     for name in devices.names():
         k = devices.knobs(name)
         assert list(k) == list(devices.KNOBS)
         assert all(isinstance(v, float) and math.isfinite(v) for v in k.values())
     assert devices.knobs("NVMe-PCIe4") == devices.knobs("nvme-pcie4")  # case-insensitive
     k = devices.knobs("sata-ssd")
-    k["device_iops"] = 1.0  # a fresh dict each call
-    assert devices.knobs("sata-ssd")["device_iops"] == 88_000
+    k["device_write_iops"] = 1.0  # a fresh dict each call
+    assert devices.knobs("sata-ssd")["device_write_iops"] == 88_000
+    assert len(devices.KNOBS) == 7
 
 
 def test_device_is_a_frozen_row():
     d = devices.device("cloud-ebs-gp3")
     assert d.kind == "cloud" and d.knobs == devices.knobs("cloud-ebs-gp3")
     with pytest.raises(AttributeError):
-        d.device_iops = 1
+        d.device_read_iops = 1
 
 
 @pytest.mark.parametrize("bad", ["nvme", "NVMe 4", "hdd7200", "floppy", "", None, 3])
@@ -114,17 +117,22 @@ def _by_kind(kind):
 def test_relative_order_makes_physical_sense():
     nvme, sata, hdd = _by_kind("nvme"), _by_kind("sata-ssd"), _by_kind("hdd")
     gp3 = [devices.knobs("cloud-ebs-gp3")]
-    iops = {k: [x["device_iops"] for x in v] for k, v in dict(n=nvme, s=sata, g=gp3, h=hdd).items()}
-    # a consumer NVMe > SATA > a gp3 volume at its baseline > a spinning disk (a data-center
-    # NVMe prints steady-state write IOPS, below consumer burst figures: compared by page below)
-    pcie4 = devices.knobs("nvme-pcie4")["device_iops"]
+    groups = dict(n=nvme, s=sata, g=gp3, h=hdd)
+    iops = {k: [x["device_read_iops"] for x in v] for k, v in groups.items()}
+    # random reads: NVMe > SATA > a gp3 volume at its baseline > a spinning disk
+    assert min(iops["n"]) > max(iops["s"]) > max(iops["g"]) > max(iops["h"])
+    # random writes: a consumer NVMe > SATA > gp3 > a disk (a data-center NVMe prints
+    # steady-state write IOPS, below consumer burst figures: compared by page below)
+    iops = {k: [x["device_write_iops"] for x in v] for k, v in groups.items()}
+    pcie4 = devices.knobs("nvme-pcie4")["device_write_iops"]
     assert pcie4 > max(iops["s"]) > max(iops["g"]) > max(iops["h"])
     assert min(iops["n"]) > max(iops["g"])
     # sequential bandwidth: NVMe > SATA (link-bound near 600 MB/s) > a 7,200 rpm disk
     groups = dict(n=nvme, s=sata, h=hdd)
-    bw = {k: [x["device_bandwidth_mb_s"] for x in v] for k, v in groups.items()}
-    assert min(bw["n"]) > max(bw["s"]) > max(bw["h"])
-    assert max(bw["s"]) <= 600  # SATA 6 Gb/s
+    for col in ("device_read_bandwidth_mb_s", "device_write_bandwidth_mb_s"):
+        bw = {k: [x[col] for x in v] for k, v in groups.items()}
+        assert min(bw["n"]) > max(bw["s"]) > max(bw["h"])
+        assert max(bw["s"]) <= 600  # SATA 6 Gb/s
     # a random read is a few tens of microseconds on flash, a network round trip on gp3,
     # milliseconds (rotation, seek) on a disk
     for k in nvme + sata:
@@ -139,8 +147,9 @@ def test_relative_order_makes_physical_sense():
 
 def test_gp3_is_its_documented_baseline():
     k = devices.knobs("cloud-ebs-gp3")
-    assert k["device_iops"] == 3000
-    assert k["device_bandwidth_mb_s"] == pytest.approx(125 * 2**20 / 1e6)  # 125 MiB/s in MB/s
+    assert k["device_read_iops"] == k["device_write_iops"] == 3000
+    for col in ("device_read_bandwidth_mb_s", "device_write_bandwidth_mb_s"):
+        assert k[col] == pytest.approx(125 * 2**20 / 1e6)  # 125 MiB/s in MB/s
 
 
 def test_a_volatile_cache_flush_costs_more_than_a_write(df):
@@ -187,25 +196,26 @@ def test_a_good_copy_loads(tmp_path, monkeypatch):
 
 def test_a_knob_outside_its_param_range_is_refused(tmp_path, monkeypatch):
     row = _good_row()
-    row["device_iops"] = row["datasheet_read_iops"] = row["datasheet_write_iops"] = "50"
+    row["device_read_iops"] = row["datasheet_read_iops"] = "50"
     path = tmp_path / "devices.csv"
     _write(path, [row])
-    with pytest.raises(ValueError, match=r"line 2 .*device_iops=50 is out of range.*100"):
+    with pytest.raises(ValueError, match=r"line 2 .*device_read_iops=50 is out of range.*100"):
         _load_from(monkeypatch, path)
 
 
 def test_a_broken_derivation_rule_is_refused(tmp_path, monkeypatch):
     row = _good_row()
-    row["device_iops"] = row["datasheet_write_iops"]  # the larger of the two
+    row["device_read_iops"] = row["datasheet_write_iops"]  # the write figure for reads
     path = tmp_path / "iops.csv"
     _write(path, [row])
-    with pytest.raises(ValueError, match=r"device_iops=.*breaks the rule device_iops = min"):
+    rule = r"device_read_iops=.*breaks the rule device_read_iops = datasheet_read_iops"
+    with pytest.raises(ValueError, match=rule):
         _load_from(monkeypatch, path)
     row = _good_row()
-    row["device_bandwidth_mb_s"] = row["datasheet_read_mb_s"]
+    row["device_write_bandwidth_mb_s"] = row["datasheet_read_mb_s"]
     path = tmp_path / "bandwidth.csv"
     _write(path, [row])
-    with pytest.raises(ValueError, match="breaks the rule device_bandwidth_mb_s = min"):
+    with pytest.raises(ValueError, match="breaks the rule device_write_bandwidth_mb_s = datasheet"):
         _load_from(monkeypatch, path)
 
 

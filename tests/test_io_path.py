@@ -56,10 +56,10 @@ def test_trx_commit_0_and_2_flush_once_a_second_and_commits_do_not_wait(value):
 
 
 def test_a_profile_sets_the_device_knobs_a_hand_set_knob_wins():
-    sc = fs.Scenario(knobs={"device": "sata-ssd", "device_iops": 5000})
+    sc = fs.Scenario(knobs={"device": "sata-ssd", "device_write_iops": 5000})
     profile = devices.knobs("sata-ssd")
-    assert sc.values["device_iops"] == 5000
-    for name in ("device_bandwidth_mb_s", "device_read_latency_us", "device_fsync_latency_us"):
+    assert sc.values["device_write_iops"] == 5000
+    for name in ("device_read_iops", "device_read_bandwidth_mb_s", "device_fsync_latency_us"):
         assert sc.values[name] == profile[name]
     with pytest.raises(ValueError, match="device="):
         fs.Scenario(knobs={"device": "nvme"})
@@ -126,7 +126,7 @@ def test_iostat_counts_an_io_where_it_completes_and_its_queue_time_where_it_wait
             "linux_kernel": "5.3",
         },
         # fsyncs behind the neighbour's writeback stream (seed 000)
-        {**BASE, "filesystem": "ext4", "neighbour_write_mb_s": 64.0, "device_iops": 5_000},
+        {**BASE, "filesystem": "ext4", "neighbour_write_mb_s": 64.0, "device_write_iops": 5_000},
     ],
     ids=["reads-and-flushing", "ext4-inode-lock", "neighbour"],
 )

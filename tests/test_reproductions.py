@@ -507,8 +507,9 @@ def test_seed000_runs_are_one_change_each(seed000):
     assert seed000["stall"].scenario == stall
     assert seed000["fix"].scenario == fs.presets.get("seed000-fixed")
     sheet = seed000["datasheet NVMe"].scenario
-    assert sheet["device"] == "nvme-pcie4" and "device_iops" not in sheet.knobs
-    assert sheet["device_iops"] == 1_400_000 and sheet["device_fsync_latency_us"] == 891
+    assert sheet["device"] == "nvme-pcie4" and "device_write_iops" not in sheet.knobs
+    assert sheet["device_read_iops"] == 1_400_000 and sheet["device_write_iops"] == 1_550_000
+    assert sheet["device_fsync_latency_us"] == 891
     assert {k: v for k, v in sheet.knobs.items() if k != "device"} == {
         k: v for k, v in stall.knobs.items() if not k.startswith("device_")
     }
@@ -595,9 +596,10 @@ def test_seed000_iostat_reads_like_iostat(seed000):
 
 def test_with_device_drops_the_hand_set_device_knobs():
     stall = fs.presets.get("seed000-stall")
-    assert stall["device_iops"] == 5000
+    assert stall["device_read_iops"] == stall["device_write_iops"] == 5000
     on = rp.with_device(stall, "sata-ssd")
-    assert on["device_iops"] == 88_000 and on["device_bandwidth_mb_s"] == 530
+    assert on["device_read_iops"] == 98_000 and on["device_write_iops"] == 88_000
+    assert on["device_read_bandwidth_mb_s"] == 560 and on["device_write_bandwidth_mb_s"] == 530
     assert (on.seconds, on.seed, on.engine) == (stall.seconds, stall.seed, stall.engine)
     with pytest.raises(ValueError, match="device"):
         rp.with_device(stall, "no-such-drive")

@@ -99,7 +99,9 @@ SCENARIOS = {
             "filesystem": "ext4",
             "innodb_flush_method": "fsync",
             "neighbour_write_mb_s": 20.0,
-            "device_bandwidth_mb_s": 80.0,
+            # reads faster than writes: each direction's own rate (io._service)
+            "device_read_bandwidth_mb_s": 400.0,
+            "device_write_bandwidth_mb_s": 80.0,
         },
         seconds=7,
     ),
@@ -171,7 +173,7 @@ MARIADB_SCENARIOS = {
             "innodb_lru_scan_depth": 100,
             # a slow device and much redo: async flushing falls behind, furious flushing starts
             "redo_bytes_per_change": 4000,
-            "device_iops": 1000,
+            "device_write_iops": 1000,
         },
         "lwm-idle": {**BASE, "innodb_max_dirty_pages_pct_lwm": 10, "innodb_io_capacity": 100},
         "ext4-fsync-neighbour": {

@@ -1,12 +1,15 @@
 """The device: read and write FIFOs, fsyncs, the redo log and the write-completion ring.
 
 Simplifications (the storage issue refines them; keep this module replaceable):
-- Each I/O occupies the device for max(1/device_iops, bytes/bandwidth) and completes a fixed
-  latency after its service ends. Reads and writes have their own FIFO; a read takes device
-  time from the writes (they are pushed back) but never waits behind queued writes, as on an
-  NVMe device with separate submission queues. The page cleaner dispatches a whole batch at
-  once, partly ahead of the clock, and a single FIFO would make reads wait for writes that in
-  reality would not have been submitted yet.
+- Each I/O occupies the device for max(1/iops, bytes/bandwidth), with the rate of its direction
+  (device_read_iops and device_read_bandwidth_mb_s for a read, the write pair for a write), and
+  completes a fixed latency after its service ends. Reads and writes have their own FIFO; a
+  read takes device time from the writes (they are pushed back) but never waits behind queued
+  writes, as on an NVMe device with separate submission queues. The page cleaner dispatches a
+  whole batch at once, partly ahead of the clock, and a single FIFO would make reads wait for
+  writes that in reality would not have been submitted yet. So a second of R reads and W
+  writes needs R/device_read_iops + W/device_write_iops of the device's time (pages bound by
+  bandwidth instead take their bytes at the direction's bandwidth).
 - An fsync is issued after the write it makes durable has completed and takes
   device_fsync_latency_us (the drive's cache flush); it does not occupy the queue. On an NVMe
   drive (device_interface = nvme) it does not wait for other files' queued writes (O_DIRECT
@@ -128,11 +131,13 @@ from .layout import (
     IF_SATA,
     JBD_COMMIT_US,
     JOURNAL_BLOCK,
-    K_DEV_BW,
     K_DEV_FSYNC,
     K_DEV_INTERFACE,
-    K_DEV_IOPS,
+    K_DEV_RBW,
+    K_DEV_RIOPS,
     K_DEV_RLAT,
+    K_DEV_WBW,
+    K_DEV_WIOPS,
     K_DEV_WLAT,
     K_ENGINE,
     K_FLUSH_METHOD,
@@ -156,10 +161,14 @@ def _second(out, t):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _service(knobs, nbytes):
-    """Device time (us) of one I/O of `nbytes`: the IOPS or the bandwidth limit, whichever binds."""
-    per_op = 1e6 / knobs[K_DEV_IOPS]
-    per_byte = nbytes / (knobs[K_DEV_BW] * 1e6) * 1e6
+def _service(knobs, nbytes, is_write):
+    """Device time (us) of one I/O of `nbytes`: its direction's IOPS or bandwidth limit."""
+    if is_write:
+        per_op = 1e6 / knobs[K_DEV_WIOPS]
+        per_byte = nbytes / (knobs[K_DEV_WBW] * 1e6) * 1e6
+    else:
+        per_op = 1e6 / knobs[K_DEV_RIOPS]
+        per_byte = nbytes / (knobs[K_DEV_RBW] * 1e6) * 1e6
     return max(int(max(per_op, per_byte) + 0.5), 1)
 
 
@@ -167,7 +176,8 @@ def _service(knobs, nbytes):
 def _behind_stream(g, knobs, start):
     """Start (us) of a write meeting the neighbour's writeback: after its requests in flight."""
     if g[G_WB_END] > start:
-        return start + min(WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK), g[G_WB_END] - start)
+        in_flight = WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK, True)
+        return start + min(in_flight, g[G_WB_END] - start)
     return start
 
 
@@ -212,7 +222,7 @@ def _count_io(out, now, done, is_write, nbytes, busy_from, busy_to):
 @njit(cache=True, _nrt=False)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
-    service = _service(knobs, nbytes)
+    service = _service(knobs, nbytes, is_write)
     if is_write:
         start = max(now, g[G_DEV_BUSY])
         if start == now:
@@ -241,7 +251,7 @@ def submit_sync_write(g, knobs, out, now, nbytes):
     the page writes queued at `now` (they are pushed back), from none if none is. Behind the
     neighbour's writeback it waits like any write.
     """
-    service = _service(knobs, nbytes)
+    service = _service(knobs, nbytes, True)
     start = _behind_stream(g, knobs, max(now, g[G_LOG_BUSY]))
     g[G_LOG_BUSY] = start + service
     if g[G_DEV_BUSY] > now:
@@ -278,7 +288,7 @@ def place_locks(g, knobs, ring_done, now):
     device: its completion moves as late (its device time stays where it was queued). The ring
     stays in completion order: lock times only grow.
     """
-    back = _service(knobs, int(knobs[K_PAGE_SIZE])) + int(knobs[K_DEV_WLAT] + 0.5)
+    back = _service(knobs, int(knobs[K_PAGE_SIZE]), True) + int(knobs[K_DEV_WLAT] + 0.5)
     cap = ring_done.shape[0]
     idx = max(g[G_LOCK_IDX], g[G_RING_HEAD])
     while idx < g[G_RING_TAIL]:
@@ -348,10 +358,10 @@ def writeback(g, knobs, out, now):
     lat = int(knobs[K_DEV_WLAT] + 0.5)
     if nbytes == 0 and start == now:
         return now  # nothing dirty and the stream is idle
-    svc_full = _service(knobs, WRITEBACK_CHUNK)
+    svc_full = _service(knobs, WRITEBACK_CHUNK, True)
     while nbytes > 0:
         n = min(nbytes, WRITEBACK_CHUNK)
-        svc = _service(knobs, n)
+        svc = _service(knobs, n, True)
         at = max(now, start - (WRITEBACK_QD - 1) * svc_full)
         done = start + svc + lat
         s = _second(out, done)
@@ -385,7 +395,7 @@ def sata_flush_start(g, knobs, t):
     busy = max(g[G_DEV_BUSY], g[G_DEV_BUSY_READ])
     if busy <= t:
         return t
-    return min(busy, t + NCQ_DEPTH * _service(knobs, knobs[K_PAGE_SIZE]))
+    return min(busy, t + NCQ_DEPTH * _service(knobs, knobs[K_PAGE_SIZE], True))
 
 
 @njit(cache=True, _nrt=False)

@@ -238,16 +238,20 @@ class ReferenceSim(MariaDBMixin):
         return int(self.k.innodb_old_blocks_pct) * L.BUF_LRU_OLD_RATIO_DIV // 100
 
     # ------------------------------------------------------------------ device (io.py)
-    def service(self, nbytes: int) -> int:
-        """Device time (us) of one I/O: the IOPS or the bandwidth limit, whichever binds."""
-        per_op = 1e6 / self.k.device_iops
-        per_byte = nbytes / (self.k.device_bandwidth_mb_s * 1e6) * 1e6
+    def service(self, nbytes: int, is_write: bool) -> int:
+        """Device time (us) of one I/O: its direction's IOPS or bandwidth limit, whichever binds."""
+        if is_write:
+            iops, bandwidth = self.k.device_write_iops, self.k.device_write_bandwidth_mb_s
+        else:
+            iops, bandwidth = self.k.device_read_iops, self.k.device_read_bandwidth_mb_s
+        per_op = 1e6 / iops
+        per_byte = nbytes / (bandwidth * 1e6) * 1e6
         return max(int(max(per_op, per_byte) + 0.5), 1)
 
     def behind_stream(self, start: int) -> int:
         """A write meeting the neighbour's writeback starts after its requests in flight."""
         if self.wb_end > start:
-            in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK)
+            in_flight = L.WRITEBACK_QD * self.service(L.WRITEBACK_CHUNK, True)
             return start + min(in_flight, self.wb_end - start)
         return start
 
@@ -271,7 +275,7 @@ class ReferenceSim(MariaDBMixin):
         self.spread(L.C_UTIL, busy_from, busy_to, 1.0)
 
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
-        service = self.service(nbytes)
+        service = self.service(nbytes, is_write)
         if is_write:
             start = max(now, self.dev_busy_write)
             if start == now:  # busy only with the neighbour's writeback, if at all
@@ -299,7 +303,7 @@ class ReferenceSim(MariaDBMixin):
 
     def place_locks(self, now: int) -> None:
         """Page writes that started by `now` take the inode lock, in order; it may delay them."""
-        back = self.service(int(self.k.innodb_page_size))
+        back = self.service(int(self.k.innodb_page_size), True)
         back += int(self.k.device_write_latency_us + 0.5)
         idx = max(self.lock_idx, self.writes_popped)
         while idx < self.writes_pushed:
@@ -328,7 +332,7 @@ class ReferenceSim(MariaDBMixin):
 
     def submit_sync_write(self, now: int, nbytes: int) -> int:
         """A log or journal write: its own FIFO, pushing page writes back (io.submit_sync_write)."""
-        service = self.service(nbytes)
+        service = self.service(nbytes, True)
         start = self.behind_stream(max(now, self.log_busy))
         self.log_busy = start + service
         if self.dev_busy_write > now:
@@ -371,10 +375,10 @@ class ReferenceSim(MariaDBMixin):
         lat = int(self.k.device_write_latency_us + 0.5)
         if nbytes == 0 and start == now:
             return now
-        svc_full = self.service(L.WRITEBACK_CHUNK)
+        svc_full = self.service(L.WRITEBACK_CHUNK, True)
         while nbytes > 0:
             n = min(nbytes, L.WRITEBACK_CHUNK)
-            svc = self.service(n)
+            svc = self.service(n, True)
             at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
             done = start + svc + lat
             self.count_io(at, done, True, n, start, start + svc)
@@ -408,7 +412,7 @@ class ReferenceSim(MariaDBMixin):
             busy = max(self.dev_busy_write, self.dev_busy_read)
             if busy > start:
                 page = int(self.k.innodb_page_size)
-                start = min(busy, start + L.NCQ_DEPTH * self.service(page))
+                start = min(busy, start + L.NCQ_DEPTH * self.service(page, True))
         done = start + int(self.k.device_fsync_latency_us + 0.5)
         self.count(now, L.C_FSYNCS)
         self.count(now, L.C_FSYNC_LAT, done - now)
