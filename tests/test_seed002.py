@@ -52,7 +52,9 @@ def series(threads, **changes):
         "waiting for the reads before it, and waits for them too (2.2 thread-seconds a second of "
         "sim_dio_lock_wait_ms). A sysbench thread also spends CPU on its queries (range scans, "
         "the client's round trips), which keeps fewer reads in flight; the article prints "
-        "neither its tps nor its options, so the preset does not guess them."
+        "neither its tps nor its options, so the preset does not guess them. (The article's "
+        "'until 8 i/o threads ... similar' is from its fio runs, which flushsim cannot run; "
+        "this test asks it of the sysbench-like preset.)"
     ),
 )
 def test_up_to_8_threads_the_filesystems_are_similar():
