@@ -126,7 +126,13 @@ def test_iostat_counts_an_io_where_it_completes_and_its_queue_time_where_it_wait
             "linux_kernel": "5.3",
         },
         # fsyncs behind the neighbour's writeback stream (seed 000)
-        {**BASE, "filesystem": "ext4", "neighbour_write_mb_s": 64.0, "device_write_iops": 5_000},
+        {
+            **BASE,
+            "filesystem": "ext4",
+            "neighbour_write_mb_s": 64.0,
+            "device_read_iops": 5_000,
+            "device_write_iops": 5_000,
+        },
     ],
     ids=["reads-and-flushing", "ext4-inode-lock", "neighbour"],
 )

@@ -173,6 +173,7 @@ MARIADB_SCENARIOS = {
             "innodb_lru_scan_depth": 100,
             # a slow device and much redo: async flushing falls behind, furious flushing starts
             "redo_bytes_per_change": 4000,
+            "device_read_iops": 1000,
             "device_write_iops": 1000,
         },
         "lwm-idle": {**BASE, "innodb_max_dirty_pages_pct_lwm": 10, "innodb_io_capacity": 100},
