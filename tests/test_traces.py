@@ -229,14 +229,13 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     assert p.out[0, L.C_SEARCH_SCANNED] == 8
     wake, resume = int(p.g[L.G_SLEEP]), int(p.g[L.G_FREE_K])
     assert wake == 1000 + 1 + 500 and resume < 0
-    held = sim.held_frame(resume)
+    held = int(p.g[L.G_HELD]) - 1
     assert p.fr[held, L.F_PAGE] == 10 and p.fr[held, L.F_IO] == L.IO_SINGLE
     # awake (run_step): the frame is freed, and the next iteration takes it for the read
     # (20 us service + 100 us latency), submitted at the wake: in time order
     sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, held)
-    p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = 0
-    after = -(1 + (-resume - 1) % L.HELD_BASE)
-    t = kernel_state.access(p, 30, False, wake, after)
+    p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = p.g[L.G_HELD] = 0
+    t = kernel_state.access(p, 30, False, wake, resume)
     assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held
     assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SEARCH_SCANNED] == 8
     assert t == 1000 + 1 + 500 + 120

@@ -61,7 +61,7 @@ def check_state(sim) -> None:
         list_writes = sum(1 for fr in in_flight if fr.instance == inst.index and fr.io == L.IO_LIST)
         assert lru_writes == inst.pending_lru >= 0, "LRU writes in flight miscounted"
         assert list_writes == inst.pending_list >= 0, "flush-list writes in flight miscounted"
-    held = {sim.held_frame(th["free_k"]) for th in sim.threads} - {None}
+    held = {th["held"] for th in sim.threads} - {None}
     for fr in sim.frames:
         # a single-page flush's frame is held by its thread, not in the ring of writes
         assert (fr.io == L.IO_SINGLE) == (fr in held), f"frame {fr.id} single-flush flag is off"

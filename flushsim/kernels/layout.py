@@ -135,8 +135,9 @@ G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base +
 G_PACE_K = 53  # the next start's k
 G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
 G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume at (0: none;
-#   < 0: back from a single-page flush's I/O, see sim.held_frame)
-N_G = 56
+#   -(1 + the iteration): back from a single-page flush's I/O, past the flush)
+G_HELD = 56  # with it: 1 + the frame that single-page flush holds until its I/O is done (0: none)
+N_G = 57
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
 # rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).
@@ -506,8 +507,6 @@ BUF_LRU_NON_OLD_MIN_LEN = 5
 BUF_LRU_OLD_RATIO_DIV = 1024
 BUF_LRU_SEARCH_SCAN_THRESHOLD = 100
 FREE_BLOCK_MAX_ITERATIONS = 100_000  # guard: a user thread gives up (never seen in practice)
-# get_free_block's resume after a single-page flush: -(1 + iteration + HELD_BASE * (frame + 1))
-HELD_BASE = FREE_BLOCK_MAX_ITERATIONS + 1
 # sim constant: CPU time (ns) to examine one LRU page in a search, one dependent main-memory
 # reference (PITFALLS.md E: about 100 ns); the page descriptors are far apart in memory
 LRU_SCAN_NS = 100

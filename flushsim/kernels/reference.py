@@ -166,6 +166,7 @@ class ReferenceSim(MariaDBMixin):
         self.rd_done_max = 0
         self.sleep_until = 0  # a user thread sleeps until (us): a page's write, a free block
         self.free_k = 0  # with it, from get_free_block: 1 + the iteration to resume at
+        self.held: Frame | None = None  # with it: the frame a single-page flush holds till then
         # redo log flushes (io.log_flush)
         self.log_flush_lsn = L.LOG_START_LSN
         self.log_flush_start = 0
@@ -210,6 +211,7 @@ class ReferenceSim(MariaDBMixin):
                 "commit_lsn": 0,
                 "slot": None,  # trx_rate: the start slot (us) it sleeps until
                 "free_k": 0,  # 1 + the get_free_block iteration it sleeps in
+                "held": None,  # the frame its single-page flush holds until it wakes
             }
             for _ in range(n_threads_max)
         ]
@@ -927,11 +929,6 @@ class ReferenceSim(MariaDBMixin):
         self.buf_flush_remove(inst, f)
         self.buf_LRU_free_page(inst, f)
 
-    def held_frame(self, resume: int) -> Frame | None:
-        """The frame a single-page flush holds, from get_free_block's resume (sim.held_frame)."""
-        f = (-resume - 1) // L.HELD_BASE - 1 if resume < 0 else L.NIL
-        return None if f == L.NIL else self.frames[f]
-
     def buf_LRU_get_free_block(
         self, inst: Instance, t: int, resume: int = 0
     ) -> tuple[Frame | None, int]:
@@ -943,7 +940,7 @@ class ReferenceSim(MariaDBMixin):
         # from a single-page flush's I/O, at the next iteration
         k = resume - 1 if resume > 0 else 0
         if resume < 0:
-            k = (-resume - 1) % L.HELD_BASE  # thread_step freed the frame
+            k = -resume - 1  # thread_step freed the frame
         woke = resume > 0
         while k < L.FREE_BLOCK_MAX_ITERATIONS:
             if not woke:
@@ -973,7 +970,7 @@ class ReferenceSim(MariaDBMixin):
             if held is not None:
                 # synchronous I/O: sleep until it is done, then free the frame and go on
                 self.count_wait(L.C_FREE_WAIT_MS, t0, t)
-                self.sleep_until, self.free_k = t, -(1 + k + L.HELD_BASE * (held.id + 1))
+                self.sleep_until, self.free_k, self.held = t, -(1 + k), held
                 return None, before
         return None, t
 
@@ -1033,11 +1030,10 @@ class ReferenceSim(MariaDBMixin):
     def thread_step(self, e: int, t: int) -> int:
         """Run thread e's transaction until it commits or must touch the device."""
         th = self.threads[e]
-        held = self.held_frame(th["free_k"])
-        if held is not None:
+        if th["held"] is not None:
             # back from its single-page flush's I/O: the page is clean, its frame free
-            self.single_flush_done(held)
-            th["free_k"] = -(1 + (-th["free_k"] - 1) % L.HELD_BASE)
+            self.single_flush_done(th["held"])
+            th["held"] = None
         if th["commit_pending"]:
             return self.finish_commit(e, t)
         if th["rows_left"] == 0:
@@ -1084,6 +1080,7 @@ class ReferenceSim(MariaDBMixin):
                     # the access began at t; its read request counts when the row is retried
                     w, self.sleep_until = self.sleep_until, 0
                     th["free_k"], self.free_k = self.free_k, 0
+                    th["held"], self.held = self.held, None
                     th["pending"] = (page, is_write)
                     self.count(t, L.C_READ_REQ, -1)
                     return w
@@ -1191,7 +1188,7 @@ class ReferenceSim(MariaDBMixin):
     def wake_threads(self, t: int) -> None:
         for e in range(self.n_threads_max):
             target = t if (e < self.n_active and self.wl_running) else L.INF_TIME
-            if target == L.INF_TIME and self.held_frame(self.threads[e]["free_k"]) is not None:
+            if target == L.INF_TIME and self.threads[e]["held"] is not None:
                 continue  # it wakes when its single-page flush is done, to free the frame
             if target == L.INF_TIME or self.times[e] == L.INF_TIME:
                 self.times[e] = target
@@ -1260,9 +1257,9 @@ class ReferenceSim(MariaDBMixin):
             ):
                 self.threads[e]["rows_left"] = 0
                 self.threads[e]["pending"] = None
-                held = self.held_frame(self.threads[e]["free_k"])
-                if held is not None:
-                    self.single_flush_done(held)
+                if self.threads[e]["held"] is not None:
+                    self.single_flush_done(self.threads[e]["held"])
+                    self.threads[e]["held"] = None
                 self.threads[e]["free_k"] = 0
                 self.times[e] = L.INF_TIME
             else:

@@ -78,6 +78,7 @@ from .layout import (
     G_CKPT,
     G_END,
     G_FREE_K,
+    G_HELD,
     G_LOG_FLUSH_LSN,
     G_LSN,
     G_MA_ASYNC_LSN,
@@ -104,7 +105,6 @@ from .layout import (
     G_TRX_TOTAL,
     G_WL_DONE,
     G_WL_RUNNING,
-    HELD_BASE,
     HIST_BUCKETS,
     I_FIRST_FRAME,
     I_FL_HEAD,
@@ -210,8 +210,9 @@ TH_WROTE = 5  # the transaction changed a row (its commit flushes the redo),
 TH_COMMIT = 6  # 1 while its commit waits for the clock before the log flush,
 TH_COMMIT_LSN = 7  # and the LSN that flush must cover,
 TH_SLOT = 8  # trx_rate: 1 + the start slot (us) it sleeps until (0: none)
-TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none; < 0: held_frame)
-N_TH = 10
+TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none; < 0: past a flush)
+TH_HELD = 10  # 1 + the frame its single-page flush holds until it wakes (0: none)
+N_TH = 11
 
 # ---------------------------------------------------------------- random numbers
 
@@ -561,14 +562,6 @@ def single_flush_done(fr, frl, inst, page_frame, knobs, f):
     evict(fr, inst, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def held_frame(resume):
-    """The frame a thread's single-page flush holds, from its get_free_block resume (or NIL)."""
-    if resume >= 0:
-        return NIL
-    return (-resume - 1) // HELD_BASE - 1
-
-
 @njit(cache=True, _nrt=False)
 def signal_cleaner(g, times, heap, pos, t, force):
     """os_event_set(buf_flush_event): wake a sleeping page cleaner now.
@@ -610,9 +603,10 @@ def get_free_block(
     thread sleeps in run_step: this returns NIL with g[G_SLEEP] = the wake time and
     g[G_FREE_K] = 1 + the iteration, and `resume` (that value, 0 otherwise) carries on there with
     the flush. A single-page flush that writes sleeps the same way until its I/O is done, with
-    g[G_FREE_K] < 0 (held_frame: run_step frees the frame on waking), and resumes at the next
-    iteration. The LRU search costs LRU_SCAN_NS a page examined (lru_search); nobody waits for
-    its LRU_list_mutex. MariaDB engines go to get_free_block_mariadb (one test per miss).
+    g[G_FREE_K] = -(1 + the next iteration) and g[G_HELD] = 1 + the written frame (run_step
+    frees it on waking), and resumes at that iteration. The LRU search costs LRU_SCAN_NS a page
+    examined (lru_search); nobody waits for its LRU_list_mutex. MariaDB engines go to
+    get_free_block_mariadb (one test per miss).
     """
     if knobs[K_ENGINE] != ENG_MYSQL80:
         return get_free_block_mariadb(
@@ -635,7 +629,7 @@ def get_free_block(
     # back from a single-page flush's I/O (run_step freed its frame), at the next iteration
     k = resume - 1 if resume > 0 else 0
     if resume < 0:
-        k = (-resume - 1) % HELD_BASE
+        k = -resume - 1
     t0 = t
     woke = resume > 0
     while k < FREE_BLOCK_MAX_ITERATIONS:
@@ -676,7 +670,8 @@ def get_free_block(
             # synchronous I/O: sleep in run_step until it is done, then free the frame and go on
             add_wait(out, C_FREE_WAIT_MS, t0, t)
             g[G_SLEEP] = t
-            g[G_FREE_K] = -(1 + k + HELD_BASE * (held + 1))
+            g[G_FREE_K] = -(1 + k)
+            g[G_HELD] = held + 1
             return NIL, before
     return NIL, t
 
@@ -1002,12 +997,11 @@ def run_step(
     ahead of t is kept pending and the thread yields, so that every I/O is submitted in global
     time order. A transaction begins with log_free_check. Returns the time of the next step.
     """
-    held = held_frame(th[e, TH_FREE_K])
-    if held != NIL:
+    if th[e, TH_HELD] != 0:
         # back from its single-page flush's I/O: the page is clean and its frame free, whether
         # or not the row still needs a block
-        single_flush_done(fr, frl, inst, page_frame, knobs, held)
-        th[e, TH_FREE_K] = -(1 + (-th[e, TH_FREE_K] - 1) % HELD_BASE)
+        single_flush_done(fr, frl, inst, page_frame, knobs, th[e, TH_HELD] - 1)
+        th[e, TH_HELD] = 0
     if th[e, TH_COMMIT] == 1:
         return finish_commit(g, knobs, out, hist, th, e, t)
     if th[e, TH_ROWS_LEFT] == 0:
@@ -1094,7 +1088,9 @@ def run_step(
                 w = g[G_SLEEP]
                 g[G_SLEEP] = 0
                 th[e, TH_FREE_K] = g[G_FREE_K]
+                th[e, TH_HELD] = g[G_HELD]
                 g[G_FREE_K] = 0
+                g[G_HELD] = 0
                 th[e, TH_PENDING] = page + 1
                 th[e, TH_PENDING_WRITE] = 1 if is_write else 0
                 s = t // 1_000_000
@@ -1254,7 +1250,7 @@ def wake_threads(g, th, times, heap, pos, t):
     n_active = g[G_N_ACTIVE_THREADS]
     for e in range(g[G_N_THREADS_MAX]):
         target = t if (e < n_active and g[G_WL_RUNNING] == 1) else INF_TIME
-        if target == INF_TIME and held_frame(th[e, TH_FREE_K]) != NIL:
+        if target == INF_TIME and th[e, TH_HELD] != 0:
             continue
         if target == INF_TIME or times[e] == INF_TIME:
             if times[e] != target:
@@ -1468,9 +1464,9 @@ def event_loop(
         ):
             th[e, TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
             th[e, TH_PENDING] = 0
-            held = held_frame(th[e, TH_FREE_K])
-            if held != NIL:  # its single-page flush is done: the frame is free
-                single_flush_done(fr, frl, inst, page_frame, knobs, held)
+            if th[e, TH_HELD] != 0:  # its single-page flush is done: the frame is free
+                single_flush_done(fr, frl, inst, page_frame, knobs, th[e, TH_HELD] - 1)
+                th[e, TH_HELD] = 0
             th[e, TH_FREE_K] = 0
             times[e] = INF_TIME
         else:
