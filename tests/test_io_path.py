@@ -182,6 +182,37 @@ def test_a_sata_flush_waits_for_the_commands_in_flight_at_most_ncq_depth():
     assert _fsync_at("sata", 1_500_000) == 32 * page_us + fsync_us
 
 
+@pytest.mark.kernel
+def test_ext4s_inode_lock_takes_page_writes_one_at_a_time_after_the_reads_before_each():
+    # ext4 + O_DIRECT on 5.3 (seed 002). A read is in flight from 0 us until `busy` when two
+    # page writes are dispatched back to back at 10 us. Write 1 gets the lock when that read is
+    # done; a read arriving at 50 us waits for write 1 and goes with it. Write 2's thread was
+    # blocked in io_submit until write 1 had the lock, so write 2 waits for that read too.
+    knobs = kernel_inputs(fs.presets.get("seed002-ext4-dio")).knobs
+    g = np.zeros(layout.N_G, dtype=np.int64)
+    out = np.zeros((3, layout.N_COLS))
+    ring_done = np.zeros(8, dtype=np.int64)
+    page = int(knobs[layout.K_PAGE_SIZE])
+    busy = io.read_data_page(g, knobs, out, ring_done, 0, page)
+    for _ in range(2):
+        ring_done[g[layout.G_RING_TAIL]] = io.submit(g, knobs, out, 10, page, True)
+        g[layout.G_RING_TAIL] += 1
+    back = ring_done[0] - 10  # a page write's service and latency
+    late = io.read_data_page(g, knobs, out, ring_done, 50, page)
+    assert ring_done[0] == busy + back  # write 1 had the lock when the first read was done
+    assert late > busy and out[0, layout.C_DIO_WAIT] == (busy - 50) / 1000
+    # write 2 is not placed yet: it asks when write 1 has the lock, and reads may come first;
+    # meanwhile it completes no earlier than that
+    assert g[layout.G_LOCK_IDX] == 1 and ring_done[1] < busy + back
+    ring_frame = np.array([7, 8, 0, 0, 0, 0, 0, 0], dtype=np.int64)
+    assert io.ring_done_of(g, ring_frame, ring_done, 8) == busy + back
+    io.place_locks(g, knobs, ring_done, busy - 1)
+    assert g[layout.G_LOCK_IDX] == 1 and g[layout.G_LOCK_FLOOR] == busy + back
+    io.place_locks(g, knobs, ring_done, busy)
+    assert g[layout.G_LOCK_IDX] == 2 and ring_done[1] == late + back
+    assert g[layout.G_LOCK_FLOOR] == 0  # every write placed: no floor
+
+
 def test_profiles_set_the_interface_by_kind_and_a_hand_set_one_wins():
     for name in devices.names():
         sata = devices.device(name).kind in ("sata-ssd", "hdd")

@@ -68,9 +68,13 @@ The filesystem and a neighbour process (issue 4; seed 000):
   Fixed from 5.5 with dioread_nolock and from 5.6 by default (dioread_nolock became the
   default). flushsim keeps one lock for the whole table (one .ibd file, sysbench --tables=1).
   The page cleaner dispatches its writes ahead of the clock, so the lock is placed lazily, in
-  time order as reads arrive or writes complete (`place_locks`): each page write takes it
-  once the reads submitted before it are done, and completes that much later; a read
-  arriving before that waits. The write's device time stays where it was queued (the
+  time order as reads arrive or writes complete (`place_locks`). Each page write asks for it
+  once it has started and the write before it has the lock (its thread is blocked in
+  io_submit until then), gets it once the reads submitted before it asked are done, and
+  completes that much later; a read arriving meanwhile waits for it. So while reads are in
+  flight every page write waits for at least one read. With several page cleaners a later
+  writer would already be queued, but the reads it waits for are the same ones, let in when
+  the writer before it got the lock. The write's device time stays where it was queued (the
   device does not idle for it), and single-page flush writes do not take part. The wait
   happens before the block layer, so iostat's r_await does not show it.
   Reads under fsync and O_DSYNC go through the page cache but are assumed to miss it (seed 002
@@ -116,6 +120,7 @@ from .layout import (
     G_DEV_BUSY,
     G_DEV_BUSY_READ,
     G_JBD_LAST,
+    G_LOCK_FLOOR,
     G_LOCK_IDX,
     G_LOCK_LAST,
     G_LOG_BUSY,
@@ -281,26 +286,28 @@ def dio_serialised(knobs):
 
 @njit(cache=True, _nrt=False)
 def place_locks(g, knobs, ring_done, now):
-    """Let the page writes in flight that started by `now` (us) take the inode lock, in order.
+    """Let the page writes in flight take the inode lock, in order, up to `now` (us).
 
-    Only when dio_serialised. A write that started at `took` gets the lock when the reads
-    submitted before it are done, max(took, latest read completion), and only then reaches the
-    device: its completion moves as late (its device time stays where it was queued). The ring
-    stays in completion order: lock times only grow.
+    Only when dio_serialised. A write asks for the lock once it started (`took`) and once the
+    write before it has the lock: its submitter is blocked in io_submit until then. It gets
+    the lock when the reads submitted before it asked are done, max(ask, latest read
+    completion), and only then reaches the device: its completion moves as late (its device
+    time stays where it was queued). A write that asks after `now` waits: reads may still
+    come before it. The ring stays in completion order: lock times only grow.
     """
     back = _service(knobs, int(knobs[K_PAGE_SIZE]), True) + int(knobs[K_DEV_WLAT] + 0.5)
     cap = ring_done.shape[0]
     idx = max(g[G_LOCK_IDX], g[G_RING_HEAD])
+    g[G_LOCK_FLOOR] = 0
     while idx < g[G_RING_TAIL]:
         j = idx % cap
-        took = ring_done[j] - back  # the write's device start: done less its own time
-        if took > now:
+        ask = max(ring_done[j] - back, g[G_LOCK_LAST])
+        if ask > now:
+            g[G_LOCK_FLOOR] = ask + back
             break
-        lock = max(took, g[G_RD_DONE_MAX])
-        if lock > g[G_LOCK_LAST]:
-            g[G_LOCK_LAST] = lock
-        if lock > took:
-            ring_done[j] = lock + back
+        lock = max(ask, g[G_RD_DONE_MAX])
+        g[G_LOCK_LAST] = lock
+        ring_done[j] = lock + back
         idx += 1
     g[G_LOCK_IDX] = idx
 
@@ -485,9 +492,13 @@ def ring_staged(g, ring_frame, k):
 @njit(cache=True, inline="always", _nrt=False)
 def ring_peek_done(g, ring_done):
     """Completion time of the oldest write in flight, or -1 if none."""
-    if g[G_RING_HEAD] == g[G_RING_TAIL]:
+    head = g[G_RING_HEAD]
+    if head == g[G_RING_TAIL]:
         return -1
-    return ring_done[g[G_RING_HEAD] % ring_done.shape[0]]
+    d = ring_done[head % ring_done.shape[0]]
+    if head >= g[G_LOCK_IDX]:
+        return max(d, g[G_LOCK_FLOOR])  # its lock is not placed yet
+    return d
 
 
 @njit(cache=True, _nrt=False)
@@ -496,6 +507,8 @@ def ring_done_of(g, ring_frame, ring_done, f):
     cap = ring_frame.shape[0]
     for idx in range(g[G_RING_HEAD], g[G_RING_TAIL]):
         if ring_frame[idx % cap] == f:
+            if idx >= g[G_LOCK_IDX]:
+                return max(ring_done[idx % cap], g[G_LOCK_FLOOR])
             return ring_done[idx % cap]
     return -1
 

@@ -137,7 +137,8 @@ G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before 
 G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume at (0: none;
 #   -(1 + the iteration): back from a single-page flush's I/O, past the flush)
 G_HELD = 56  # with it: 1 + the frame that single-page flush holds until its I/O is done (0: none)
-N_G = 57
+G_LOCK_FLOOR = 57  # earliest completion (us) of a page write whose lock is not yet placed (0: none)
+N_G = 58
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
 # rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).

@@ -80,6 +80,8 @@ from .layout import (
     G_AF_PREV_TIME,
     G_AF_SUM_PAGES,
     G_DEV_BUSY_READ,
+    G_LOCK_FLOOR,
+    G_LOCK_IDX,
     G_LSN,
     G_MA_ABSTIME,
     G_MA_ASYNC_LSN,
@@ -189,9 +191,13 @@ def need_lru_eviction(inst, knobs):
 @njit(cache=True, inline="always", _nrt=False)
 def last_write_done(g, ring_done):
     """Completion time of the newest write in flight (writes complete in FIFO order), or -1."""
-    if g[G_RING_HEAD] == g[G_RING_TAIL]:
+    last = g[G_RING_TAIL] - 1
+    if g[G_RING_HEAD] > last:
         return -1
-    return ring_done[(g[G_RING_TAIL] - 1) % ring_done.shape[0]]
+    d = ring_done[last % ring_done.shape[0]]
+    if last >= g[G_LOCK_IDX]:
+        return max(d, g[G_LOCK_FLOOR])  # its lock is not placed yet: at least this late
+    return d
 
 
 @njit(cache=True, _nrt=False)

@@ -164,6 +164,7 @@ class ReferenceSim(MariaDBMixin):
         self.lock_idx = 0
         self.lock_last = 0
         self.rd_done_max = 0
+        self.lock_floor = 0  # earliest completion of a write whose lock is not placed (0: none)
         self.sleep_until = 0  # a user thread sleeps until (us): a page's write, a free block
         self.free_k = 0  # with it, from get_free_block: 1 + the iteration to resume at
         self.held: Frame | None = None  # with it: the frame a single-page flush holds till then
@@ -304,21 +305,28 @@ class ReferenceSim(MariaDBMixin):
         return not (fs == L.FS_EXT4_NOLOCK and k >= 505)
 
     def place_locks(self, now: int) -> None:
-        """Page writes that started by `now` take the inode lock, in order; it may delay them."""
+        """Page writes take the inode lock in order, each after the one before, up to `now`."""
         back = self.service(int(self.k.innodb_page_size), True)
         back += int(self.k.device_write_latency_us + 0.5)
         idx = max(self.lock_idx, self.writes_popped)
+        self.lock_floor = 0
         while idx < self.writes_pushed:
             done, f = self.writes_in_flight[idx - self.writes_popped]
-            took = done - back
-            if took > now:
+            ask = max(done - back, self.lock_last)  # its submitter waited for the last writer
+            if ask > now:
+                self.lock_floor = ask + back  # reads may still come before it
                 break
-            lock = max(took, self.rd_done_max)
-            self.lock_last = max(self.lock_last, lock)
-            if lock > took:
-                self.writes_in_flight[idx - self.writes_popped] = (lock + back, f)
+            self.lock_last = max(ask, self.rd_done_max)
+            self.writes_in_flight[idx - self.writes_popped] = (self.lock_last + back, f)
             idx += 1
         self.lock_idx = idx
+
+    def write_done(self, pos: int) -> int:
+        """Completion (us) of the pos-th write in flight; at least the floor if not yet placed."""
+        done = self.writes_in_flight[pos][0]
+        if self.writes_popped + pos >= self.lock_idx:
+            return max(done, self.lock_floor)
+        return done
 
     def read_data_page(self, now: int, nbytes: int) -> int:
         """A data-page read; page writes take the inode lock first when dio_serialised."""
@@ -574,7 +582,7 @@ class ReferenceSim(MariaDBMixin):
     def complete_writes(self, t: int) -> None:
         if self.dio_serialised():
             self.place_locks(t)
-        while self.writes_in_flight and self.writes_in_flight[0][0] <= t:
+        while self.writes_in_flight and self.write_done(0) <= t:
             _, f = self.writes_in_flight.popleft()
             self.writes_popped += 1
             self.buf_page_write_complete(f)
@@ -833,7 +841,7 @@ class ReferenceSim(MariaDBMixin):
         self.checkpoint()
         if sync:
             if n_lru + n_list == 0 and self.writes_in_flight:
-                d = self.writes_in_flight[0][0]
+                d = self.write_done(0)
                 if d > end:
                     return d
             return end
@@ -1001,7 +1009,14 @@ class ReferenceSim(MariaDBMixin):
                 if f.io == L.IO_SINGLE:  # another thread's single-page flush: poll
                     self.sleep_until = t + L.SINGLE_FLUSH_POLL_US
                     return -1
-                d = next((done for done, g in self.writes_in_flight if g is f), -1)
+                d = next(
+                    (
+                        self.write_done(k)
+                        for k, (_, g) in enumerate(self.writes_in_flight)
+                        if g is f
+                    ),
+                    -1,
+                )
                 if d > t:
                     self.sleep_until = d
                     return -1
@@ -1172,7 +1187,7 @@ class ReferenceSim(MariaDBMixin):
         """Write completions and second boundaries up to t, in time order."""
         while True:
             boundary = (self.second + 1) * 1_000_000
-            if self.writes_in_flight and self.writes_in_flight[0][0] <= min(t, boundary - 1):
+            if self.writes_in_flight and self.write_done(0) <= min(t, boundary - 1):
                 self.complete_writes(min(t, boundary - 1))
             elif boundary <= t:
                 self.periodic_commit(boundary)

@@ -65,7 +65,7 @@ class MariaDBMixin:
         return inst.lru_len > L.BUF_LRU_MIN_LEN and len(inst.free) < depth
 
     def last_write_done(self) -> int:
-        return self.writes_in_flight[-1][0] if self.writes_in_flight else -1
+        return self.write_done(len(self.writes_in_flight) - 1) if self.writes_in_flight else -1
 
     # ------------------------------------------------------------------ LRU batches
     def buf_do_LRU_batch(self, max_n: int, t: int) -> tuple[int, int, int]:
