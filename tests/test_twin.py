@@ -30,6 +30,18 @@ BASE = {
     "think_time_us": 1000.0,
 }
 
+# ext4 + O_DIRECT on 5.3 (seed 002): the inode lock delays page writes behind reads
+DIO_LOCK = {
+    **BASE,
+    "table_rows": 150_000,
+    "threads": 16,
+    "think_time_us": 200.0,
+    "filesystem": "ext4",
+    "innodb_flush_method": "O_DIRECT",
+    "linux_kernel": "5.3",
+    "device": "nvme-dc-p4500",
+}
+
 SCENARIOS = {
     "io-bound-lru": fs.Scenario(knobs={**BASE, "table_rows": 150_000}, seconds=3),
     "small-redo-sync": fs.Scenario(
@@ -105,19 +117,7 @@ SCENARIOS = {
         },
         seconds=7,
     ),
-    "ext4-dio-lock": fs.Scenario(
-        knobs={
-            **BASE,
-            "table_rows": 150_000,
-            "threads": 16,
-            "think_time_us": 200.0,
-            "filesystem": "ext4",
-            "innodb_flush_method": "O_DIRECT",
-            "linux_kernel": "5.3",
-            "device": "nvme-dc-p4500",
-        },
-        seconds=3,
-    ),
+    "ext4-dio-lock": fs.Scenario(knobs=DIO_LOCK, seconds=3),
     # Percona Server's redo-age formula in the adaptive regime, switched to Oracle's at run time
     "percona-high-checkpoint-then-legacy": fs.Scenario(
         knobs={
@@ -185,16 +185,7 @@ MARIADB_SCENARIOS = {
             "neighbour_write_mb_s": 20.0,
         },
         # ext4's inode lock delays the writes whose end the LRU passes wait for
-        "ext4-dio-lock": {
-            **BASE,
-            "table_rows": 150_000,
-            "threads": 16,
-            "think_time_us": 200.0,
-            "filesystem": "ext4",
-            "innodb_flush_method": "O_DIRECT",
-            "linux_kernel": "5.3",
-            "device": "nvme-dc-p4500",
-        },
+        "ext4-dio-lock": DIO_LOCK,
     }.items()
 }
 MARIADB_SCENARIOS["mariadb-10.11-paced-rate"] = fs.Scenario(
