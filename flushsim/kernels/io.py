@@ -490,15 +490,24 @@ def ring_staged(g, ring_frame, k):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def ring_done_at(g, ring_done, idx):
+    """Completion time (us) of the write at ring index idx.
+
+    A write whose inode lock is not placed yet (place_locks) completes no earlier than
+    G_LOCK_FLOOR; that floor is 0 unless dio_serialised.
+    """
+    d = ring_done[idx % ring_done.shape[0]]
+    if idx >= g[G_LOCK_IDX]:
+        return max(d, g[G_LOCK_FLOOR])
+    return d
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def ring_peek_done(g, ring_done):
     """Completion time of the oldest write in flight, or -1 if none."""
-    head = g[G_RING_HEAD]
-    if head == g[G_RING_TAIL]:
+    if g[G_RING_HEAD] == g[G_RING_TAIL]:
         return -1
-    d = ring_done[head % ring_done.shape[0]]
-    if head >= g[G_LOCK_IDX]:
-        return max(d, g[G_LOCK_FLOOR])  # its lock is not placed yet
-    return d
+    return ring_done_at(g, ring_done, g[G_RING_HEAD])
 
 
 @njit(cache=True, _nrt=False)
@@ -507,9 +516,7 @@ def ring_done_of(g, ring_frame, ring_done, f):
     cap = ring_frame.shape[0]
     for idx in range(g[G_RING_HEAD], g[G_RING_TAIL]):
         if ring_frame[idx % cap] == f:
-            if idx >= g[G_LOCK_IDX]:
-                return max(ring_done[idx % cap], g[G_LOCK_FLOOR])
-            return ring_done[idx % cap]
+            return ring_done_at(g, ring_done, idx)
     return -1
 
 

@@ -52,7 +52,7 @@ import math
 from numba import njit
 
 from .cleaner import checkpoint, dispatch
-from .io import fsync, ring_stage
+from .io import fsync, ring_done_at, ring_stage
 from .layout import (
     BUF_LRU_MIN_LEN,
     C_ADAPTIVE,
@@ -80,8 +80,6 @@ from .layout import (
     G_AF_PREV_TIME,
     G_AF_SUM_PAGES,
     G_DEV_BUSY_READ,
-    G_LOCK_FLOOR,
-    G_LOCK_IDX,
     G_LSN,
     G_MA_ABSTIME,
     G_MA_ASYNC_LSN,
@@ -191,13 +189,9 @@ def need_lru_eviction(inst, knobs):
 @njit(cache=True, inline="always", _nrt=False)
 def last_write_done(g, ring_done):
     """Completion time of the newest write in flight (writes complete in FIFO order), or -1."""
-    last = g[G_RING_TAIL] - 1
-    if g[G_RING_HEAD] > last:
+    if g[G_RING_HEAD] == g[G_RING_TAIL]:
         return -1
-    d = ring_done[last % ring_done.shape[0]]
-    if last >= g[G_LOCK_IDX]:
-        return max(d, g[G_LOCK_FLOOR])  # its lock is not placed yet: at least this late
-    return d
+    return ring_done_at(g, ring_done, g[G_RING_TAIL] - 1)
 
 
 @njit(cache=True, _nrt=False)
