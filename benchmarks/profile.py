@@ -15,7 +15,8 @@ access_page, get_free_block, the prefetch hints, the row draws and the event sel
 share is of all the child's samples while it runs the preset `--runs` times. Samples outside
 numba's code (Python, the kernel's system calls) are `unmapped_share`.
 
-Keys: `per_run_ms` (best of the child's runs), `samples`, `functions` ({module.function:
+Keys: `per_run_ms` (best of the child's runs, perf sampling meanwhile: about 5 % slower than
+benchmarks/bench.py's unsampled runs), `samples`, `functions` ({module.function:
 share of samples}, largest first), `unmapped_share`, `cpu_calibration_s`.
 Never asserted by tests.
 """
