@@ -28,7 +28,6 @@ import bisect
 import collections
 import json
 import os
-import platform
 import shutil
 import signal
 import subprocess
@@ -164,7 +163,7 @@ def main() -> None:
     for tool in ("perf", "nm"):
         if shutil.which(tool) is None:
             raise SystemExit(f"{tool} is not installed (Debian: apt install linux-perf binutils)")
-    from machine import cpu_calibration_s
+    from machine import cpu_calibration_s, write_result
 
     import flushsim as fs
 
@@ -185,11 +184,8 @@ def main() -> None:
         "freq": args.freq,
         **json.loads(out.strip().splitlines()[-1]),
         "cpu_calibration_s": cpu_calibration_s(),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
-    Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result(args.json, result)
 
 
 if __name__ == "__main__":

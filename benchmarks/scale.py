@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import resource
 import subprocess
 import sys
@@ -26,6 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from machine import write_result  # noqa: E402
 
 GiB = 2**30
 
@@ -104,11 +106,8 @@ def main() -> None:
     result = {
         "sizes": rows,
         "state_bytes_per_page_goal": 64,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
-    Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result(args.json, result)
 
 
 if __name__ == "__main__":

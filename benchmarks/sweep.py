@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from machine import cpu_calibration_s  # noqa: E402
+from machine import cpu_calibration_s, write_result  # noqa: E402
 
 import flushsim as fs  # noqa: E402
 from flushsim.sweep import distinct_runs, local_cores, plan  # noqa: E402
@@ -117,11 +116,8 @@ def main() -> None:
         "two_core_speedup_goal": 1.7,
         "cpu_calibration_s": calibration,
         "seconds_per_run_one_core": round(one / args.speedup_runs, 4),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
-    Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps(result, indent=2))
+    write_result(args.json, result)
 
 
 if __name__ == "__main__":
