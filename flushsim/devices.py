@@ -195,8 +195,9 @@ def _load(path: Path, mtime_ns: int, size: int) -> pl.DataFrame:
     df = pl.read_csv(path, schema=_SCHEMA)
     # the rate knobs, right after the datasheet figures they copy
     cols = list(_SCHEMA)
+    at = cols.index("datasheet_write_mb_s") + 1
     rates = [pl.col(sheet).alias(knob) for knob, sheet in _RATES.items()]
-    df = df.with_columns(rates).select(*cols[:7], *_RATES, *cols[7:])
+    df = df.with_columns(rates).select(*cols[:at], *_RATES, *cols[at:])
     seen: set[str] = set()
     for i, row in enumerate(df.iter_rows(named=True), start=2):  # line 1 is the header
         label = f"{path.name} line {i} ({row['name']!r})"
