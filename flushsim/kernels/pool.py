@@ -243,7 +243,7 @@ def lru_remove(fr, inst, i, f, ratio):
     lru_old_adjust_len(fr, inst, i, ratio)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # on hits: see io.submit
 def make_young(fr, inst, i, f, ratio):
     """buf_LRU_make_block_young: move f to the LRU head."""
     # looking through the scan cache (<= 100 entries, in the CPU cache) costs less than
