@@ -153,7 +153,7 @@ def checkpoint(g, frl, inst):
         g[G_CKPT] = ck
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
 def write_complete(fr, frl, inst, page_frame, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
     size = inst[0, I_SIZE]
