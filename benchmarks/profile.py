@@ -10,13 +10,14 @@ keeps the object code it loads. `nm` lists that object's functions and their off
 function's address in memory gives the object's base. Each sample's address then maps to the
 function that holds it.
 
-Functions numba inlines into their caller count as the caller. `event_loop` holds run_step,
-access_page, get_free_block, the prefetch hints, the row draws and the event selection. A
-share is of all the child's samples while it runs the preset `--runs` times. Samples outside
-numba's code (Python, the kernel's system calls) are `unmapped_share`.
+An inlined function counts as its caller: those marked `inline="always"` and the small ones
+LLVM inlines on its own. So `event_loop` holds run_step, access_page, get_free_block, the
+data-page reads (io.submit), the prefetch hints, the row draws and the event selection. A share
+is of all the child's samples while it runs the preset `--runs` times. Samples outside numba's
+code (Python, the kernel's system calls) are `unmapped_share`.
 
-Keys: `per_run_ms` (best of the child's runs, perf sampling meanwhile: about 5 % slower than
-unsampled runs, 151 against 144 ms for the default preset), `samples`, `functions`
+Keys: `per_run_ms` (best of the child's runs, perf sampling meanwhile: 5 to 10 % slower than
+unsampled runs, 134 against 123 ms for the default preset), `samples`, `functions`
 ({module.function: share of samples}, largest first), `unmapped_share`, `cpu_calibration_s`.
 Never asserted by tests.
 """
