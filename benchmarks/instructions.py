@@ -6,8 +6,8 @@ Needs valgrind and `nm`; takes about a minute. A timing on this VM drifts by 2 t
 minutes, more than most code changes gain, while the instruction count of a run is the same at
 every repeat: the same config and seed take the same path through the same code. For the
 default preset it is also what the time follows: 0.88 billion instructions in a 120 ms run are
-7.3 billion a second, 2 to 3 a cycle at this CPU's 2.6 GHz (more with its boost), so the kernel
-is bound by the instructions it executes rather than by waiting on memory.
+7.3 billion a second, 2 to 3 a cycle (2.8 at the 2.6 GHz this VM reports, 2.0 at a 3.7 GHz
+boost), so the kernel is bound by the instructions it executes rather than by waiting on memory.
 
 A child process runs under valgrind's callgrind. numba is told this machine's CPU name and
 features, so it loads the kernel this machine's cache holds (the code that runs outside
