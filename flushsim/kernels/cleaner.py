@@ -111,7 +111,6 @@ from .layout import (
     L_IO_LATCH,
     L_OLDEST,
     LAF_HIGH_CHECKPOINT,
-    NIL,
     ON_FREE,
     PC_PAGE_US,
     PC_ROUND_BASE_US,
@@ -254,7 +253,7 @@ def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i
     scanned = 0
     f = inst[i, I_LRU_TAIL]
     while (
-        f != NIL
+        f >= 0
         and count + evicted < scan_depth
         and inst[i, I_FREE_LEN] < depth
         and inst[i, I_LRU_LEN] > 256
@@ -294,7 +293,7 @@ def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, i, n, lsn_li
         return 0, t
     count = 0
     f = inst[i, I_FL_TAIL]
-    while f != NIL and count < n and frl[f, L_OLDEST] < lsn_limit:
+    while f >= 0 and count < n and frl[f, L_OLDEST] < lsn_limit:
         prev = fr[f, F_FPREV]
         if fr[f, F_IO] == IO_NONE:
             fr[f, F_IO] = IO_LIST
@@ -399,7 +398,7 @@ def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, syn
     for i in range(n_inst):
         c = 0
         f = inst[i, I_FL_TAIL]
-        while f != NIL and c < cap and frl[f, L_OLDEST] <= target:
+        while f >= 0 and c < cap and frl[f, L_OLDEST] <= target:
             c += 1
             f = fr[f, F_FPREV]
         slots[i] = c // sf + 1

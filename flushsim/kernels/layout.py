@@ -10,6 +10,9 @@ from __future__ import annotations
 
 NO_PAGE = -1  # empty frame / no frame for a page
 NIL = -1  # end of a linked list
+# The kernel tests for both as `f < 0` (and `f >= 0`), not `f == NIL`: numba wraps a negative
+# index (index + size) on every array access, and after `f >= 0` LLVM drops that for f.
+# 1.3 % fewer instructions a default run (benchmarks/instructions.py), the series unchanged.
 
 # ---------------------------------------------------------------- frame fields (int32 rows)
 F_PAGE = 0  # table page held by the frame, or NO_PAGE

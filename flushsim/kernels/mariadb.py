@@ -133,7 +133,6 @@ from .layout import (
     MA_CLEANER_LRU_FROM_106,
     MA_CLEANER_LRU_FROM_1011,
     MA_LOG_START_OFFSET,
-    NIL,
     PC_ROUND_BASE_US,
     PH_FURIOUS_DONE,
     PH_LRU_PASS,
@@ -228,7 +227,7 @@ def ma_lru_batch(
     evicted = 0
     scanned = 0
     f = inst[0, I_LRU_TAIL]
-    while f != NIL and inst[0, I_LRU_LEN] > min_len and inst[0, I_FREE_LEN] < free_limit:
+    while f >= 0 and inst[0, I_LRU_LEN] > min_len and inst[0, I_FREE_LEN] < free_limit:
         if not new and flushed + evicted >= max_n:
             break
         prev = fr[f, F_PREV]
@@ -291,7 +290,7 @@ def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, max_n, ls
     """
     count = 0
     f = inst[0, I_FL_TAIL]
-    while f != NIL and count < max_n and frl[f, L_OLDEST] < lsn:
+    while f >= 0 and count < max_n and frl[f, L_OLDEST] < lsn:
         prev = fr[f, F_FPREV]
         if fr[f, F_IO] == IO_NONE:
             fr[f, F_IO] = IO_LIST
@@ -383,7 +382,7 @@ def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm
     target = oldest + int(gf[GF_LSN_AVG_RATE]) * 3
     pfl = 0
     f = inst[0, I_FL_TAIL]
-    while f != NIL:
+    while f >= 0:
         if frl[f, L_OLDEST] > target:
             break
         pfl += 1

@@ -84,7 +84,7 @@ def free_push(fr, inst, i, f):
 def free_pop(fr, frl, inst, i):
     """Take a frame from instance i's free list, or NIL if it is empty."""
     f = inst[i, I_FREE_HEAD]
-    if f == NIL:
+    if f < 0:
         return NIL
     nxt = fr[f, F_NEXT]
     inst[i, I_FREE_HEAD] = nxt
@@ -125,7 +125,7 @@ def lru_old_adjust_len(fr, inst, i, ratio):
 def lru_old_init(fr, inst, i, ratio):
     """buf_LRU_old_init: mark every page old, then let adjust_len move the boundary."""
     f = inst[i, I_LRU_TAIL]
-    while f != NIL:
+    while f >= 0:
         fr[f, F_LRU] = LRU_OLD
         f = fr[f, F_PREV]
     inst[i, I_LRU_OLD] = inst[i, I_LRU_HEAD]
@@ -169,7 +169,7 @@ def lru_add(fr, inst, i, f, old, ratio):
         head = inst[i, I_LRU_HEAD]
         fr[f, F_PREV] = NIL
         fr[f, F_NEXT] = head
-        if head != NIL:
+        if head >= 0:
             fr[head, F_PREV] = f
         else:
             inst[i, I_LRU_TAIL] = f
@@ -183,7 +183,7 @@ def lru_add(fr, inst, i, f, old, ratio):
         fr[f, F_PREV] = at
         fr[f, F_NEXT] = nxt
         fr[at, F_NEXT] = f
-        if nxt != NIL:
+        if nxt >= 0:
             fr[nxt, F_PREV] = f
         else:
             inst[i, I_LRU_TAIL] = f
@@ -197,7 +197,7 @@ def lru_add(fr, inst, i, f, old, ratio):
     elif length == BUF_LRU_OLD_MIN_LEN:
         lru_old_init(fr, inst, i, ratio)
     else:
-        fr[f, F_LRU] = LRU_OLD if inst[i, I_LRU_OLD] != NIL else LRU_YOUNG
+        fr[f, F_LRU] = LRU_OLD if inst[i, I_LRU_OLD] >= 0 else LRU_YOUNG
 
 
 @njit(cache=True, _nrt=False)
@@ -212,11 +212,11 @@ def lru_remove(fr, inst, i, f, ratio):
         inst[i, I_OLD_LEN] += 1
     prev = fr[f, F_PREV]
     nxt = fr[f, F_NEXT]
-    if prev != NIL:
+    if prev >= 0:
         fr[prev, F_NEXT] = nxt
     else:
         inst[i, I_LRU_HEAD] = nxt
-    if nxt != NIL:
+    if nxt >= 0:
         fr[nxt, F_PREV] = prev
     else:
         inst[i, I_LRU_TAIL] = prev
@@ -229,10 +229,10 @@ def lru_remove(fr, inst, i, f, ratio):
         # The list became too short for an old sublist: clear the flags. Once LRU_old is
         # gone every page is already young (lru_add adds young then), so the walk, O(LRU
         # length) per removal in the server, is needed only the first time.
-        if inst[i, I_LRU_OLD] == NIL:
+        if inst[i, I_LRU_OLD] < 0:
             return
         g = inst[i, I_LRU_HEAD]
-        while g != NIL:
+        while g >= 0:
             fr[g, F_LRU] = LRU_YOUNG
             g = fr[g, F_NEXT]
         inst[i, I_LRU_OLD] = NIL
@@ -284,7 +284,7 @@ def flush_list_add(fr, frl, inst, i, f, lsn):
     head = inst[i, I_FL_HEAD]
     fr[f, F_FPREV] = NIL
     fr[f, F_FNEXT] = head
-    if head != NIL:
+    if head >= 0:
         fr[head, F_FPREV] = f
     else:
         inst[i, I_FL_TAIL] = f
@@ -297,11 +297,11 @@ def flush_list_remove(fr, frl, inst, i, f):
     """buf_flush_remove: the page is clean again (its write completed)."""
     prev = fr[f, F_FPREV]
     nxt = fr[f, F_FNEXT]
-    if prev != NIL:
+    if prev >= 0:
         fr[prev, F_FNEXT] = nxt
     else:
         inst[i, I_FL_HEAD] = nxt
-    if nxt != NIL:
+    if nxt >= 0:
         fr[nxt, F_FPREV] = prev
     else:
         inst[i, I_FL_TAIL] = prev
@@ -337,7 +337,7 @@ def oldest_modification(frl, inst):
     best = 0
     for i in range(inst.shape[0]):
         t = inst[i, I_FL_TAIL]
-        if t != NIL:
+        if t >= 0:
             lsn = frl[t, L_OLDEST]
             if best == 0 or lsn < best:
                 best = lsn

@@ -261,7 +261,7 @@ def prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, per_row):
     last = page_frame.shape[0] - 1
     p1 = min(int(rng_peek_unit(rng, 1) * pages_per_unit), last)
     f1 = page_frame[p1]
-    if f1 != NO_PAGE:
+    if f1 >= 0:
         prefetch2(fr, f1, F_PAGE)
         prefetch2(fr, f1, F_FCLOCK)
         prefetch2(frl, f1, L_OLDEST)
@@ -453,13 +453,13 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
     """
     ratio = old_ratio(knobs[K_OLD_PCT])
     itr = inst[i, I_LRU_ITR]
-    if itr != NIL and fr[itr, F_LRU] != LRU_OLD:
+    if itr >= 0 and fr[itr, F_LRU] != LRU_OLD:
         return _scan_from(fr, frl, inst, page_frame, i, scan_all, itr, ratio)
     scanned = inst[i, I_SCAN_N]
     f = inst[i, I_SCAN_NEXT] if scanned > 0 else inst[i, I_LRU_TAIL]
     after = f  # the frame after the first SCAN_CACHE frames (this one if the record is full)
     found = False
-    while f != NIL and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
+    while f >= 0 and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
         if replaceable(fr, frl, f):
             found = True
             break
@@ -489,7 +489,7 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
 def _scan_from(fr, frl, inst, page_frame, i, scan_all, f, ratio):
     """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache)."""
     scanned = 0
-    while f != NIL and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
+    while f >= 0 and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
             inst[i, I_LRU_ITR] = prev
@@ -532,7 +532,7 @@ def single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t):
     ratio = old_ratio(knobs[K_OLD_PCT])
     page = int(knobs[K_PAGE_SIZE])
     f = inst[i, I_LRU_TAIL]
-    while f != NIL:
+    while f >= 0:
         prev = fr[f, F_PREV]
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
@@ -635,7 +635,7 @@ def get_free_block(
     while k < FREE_BLOCK_MAX_ITERATIONS:
         if not woke:
             f = free_pop(fr, frl, inst, i)
-            if f != NIL:
+            if f >= 0:
                 add_wait(out, C_FREE_WAIT_MS, t0, t)
                 return f, t
             freed = False
@@ -666,7 +666,7 @@ def get_free_block(
                 out[s, C_SINGLE_FAIL] += 1
             out[s, C_WAIT_FREE] += 1
         k += 1
-        if held != NIL:
+        if held >= 0:
             # synchronous I/O: sleep in run_step until it is done, then free the frame and go on
             add_wait(out, C_FREE_WAIT_MS, t0, t)
             g[G_SLEEP] = t
@@ -741,7 +741,7 @@ def get_free_block_mariadb(
         add_wait(out, C_LRU_MUTEX_WAIT, t, held + 1)
         return _ma_sleep(g, out, t0, held + 1, 1 + 2 * it + (1 if searched else 0)), t
     f = free_pop(fr, frl, inst, 0)
-    if f != NIL:
+    if f >= 0:
         if (
             g[G_MA_IDLE] == 1
             and cleaner_flushes_lru(knobs)
@@ -896,7 +896,7 @@ def access_page(
         out[s, C_READ_REQ] += 1
     while True:
         f = page_frame[page]
-        if f == NO_PAGE:
+        if f < 0:
             f, t = get_free_block(
                 g,
                 fr,
@@ -914,7 +914,7 @@ def access_page(
                 t,
                 resume,
             )
-            if f == NIL:
+            if f < 0:
                 return -1
             t = read_data_page(g, knobs, out, ring_done, t, int(knobs[K_PAGE_SIZE]))
             fr[f, F_PAGE] = page
@@ -1059,7 +1059,7 @@ def run_step(
                 prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, draws_per_row)
         if local > t:
             f = page_frame[page]
-            if f == NO_PAGE or (is_write and fr[f, F_IO] != IO_NONE):
+            if f < 0 or (is_write and fr[f, F_IO] != IO_NONE):
                 th[e, TH_PENDING] = page + 1
                 th[e, TH_PENDING_WRITE] = 1 if is_write else 0
                 return local
