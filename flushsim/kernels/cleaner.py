@@ -24,7 +24,7 @@ import math
 
 from numba import njit
 
-from .hints import prefetch2
+from .hints import columns, nonneg, prefetch2
 from .io import (
     dio_serialised,
     fsync,
@@ -111,6 +111,10 @@ from .layout import (
     L_IO_LATCH,
     L_OLDEST,
     LAF_HIGH_CHECKPOINT,
+    N_COLS,
+    N_FRAME_I32,
+    N_FRAME_I64,
+    N_INST,
     ON_FREE,
     PC_PAGE_US,
     PC_ROUND_BASE_US,
@@ -155,7 +159,8 @@ def checkpoint(g, frl, inst):
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
 def write_complete(fr, frl, inst, page_frame, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
-    size = inst[0, I_SIZE]
+    f = nonneg(f)
+    size = nonneg(inst[0, I_SIZE])
     i = f // size
     kind = fr[f, F_IO]
     fr[f, F_IO] = IO_NONE
@@ -173,6 +178,10 @@ def write_complete(fr, frl, inst, page_frame, knobs, f):
 @njit(cache=True, _nrt=False)
 def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t):
     """Apply every write completion due by time t (us)."""
+    columns(fr, N_FRAME_I32)
+    columns(frl, N_FRAME_I64)
+    columns(inst, N_INST)
+    t = nonneg(t)
     if dio_serialised(knobs):
         # writes no read has met yet take the inode lock first: it may delay them
         place_locks(g, knobs, ring_done, t)
@@ -190,6 +199,12 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t)
 
     Returns the time the dispatching thread is free again (us).
     """
+    columns(fr, N_FRAME_I32)
+    columns(frl, N_FRAME_I64)
+    columns(inst, N_INST)
+    columns(out, N_COLS)
+    i = nonneg(i)
+    t = nonneg(t)
     page = int(knobs[K_PAGE_SIZE])
     dblwr = int(knobs[K_DBLWR])
     chunk = int(knobs[K_DBLWR_PAGES])
@@ -243,6 +258,12 @@ def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
     Returns (pages written, pages evicted, time the thread is free again).
     """
+    columns(fr, N_FRAME_I32)
+    columns(frl, N_FRAME_I64)
+    columns(inst, N_INST)
+    columns(out, N_COLS)
+    i = nonneg(i)
+    t = nonneg(t)
     if inst[i, I_PEND_LRU] > 0:
         return 0, 0, t  # buf_flush_start: the previous LRU batch is still being written
     depth = int(knobs[K_LRU_DEPTH])

@@ -93,6 +93,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from .hints import columns, nonneg
 from .layout import (
     C_AQU,
     C_DIO_WAIT,
@@ -151,6 +152,7 @@ from .layout import (
     K_NB_MB_S,
     K_PAGE_SIZE,
     LOG_WRITE_ALIGN,
+    N_COLS,
     NCQ_DEPTH,
     WRITEBACK_CHUNK,
     WRITEBACK_QD,
@@ -229,6 +231,7 @@ def _count_io(out, now, done, is_write, nbytes, busy_from, busy_to):
 @njit(cache=True, inline="always", _nrt=False)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
+    now = nonneg(now)
     service = _service(knobs, nbytes, is_write)
     if is_write:
         start = max(now, g[G_DEV_BUSY])
@@ -245,6 +248,7 @@ def submit(g, knobs, out, now, nbytes, is_write):
         g[G_WB_END] += service  # the writeback stream is pushed back
     lat = knobs[K_DEV_WLAT] if is_write else knobs[K_DEV_RLAT]
     done = start + service + int(lat + 0.5)
+    done = nonneg(done)
     _count_io(out, now, done, is_write, nbytes, start, start + service)
     return done
 
@@ -447,6 +451,8 @@ def log_flush(g, knobs, out, now, lsn):
     has returned, writing the redo not yet flushed (rounded up to LOG_WRITE_ALIGN) and fsyncing
     the log. A joiner does not grow the group's write.
     """
+    columns(out, N_COLS)
+    now = nonneg(now)
     if lsn <= g[G_LOG_FLUSH_LSN]:
         return max(now, g[G_LOG_FLUSH_END])
     if now < g[G_LOG_FLUSH_START]:
@@ -469,8 +475,8 @@ def log_flush(g, knobs, out, now, lsn):
 @njit(cache=True, _nrt=False)
 def ring_push(g, ring_frame, ring_done, f, done):
     """Remember that the write of frame f completes at `done`."""
-    tail = g[G_RING_TAIL]
-    cap = ring_frame.shape[0]
+    tail = nonneg(g[G_RING_TAIL])
+    cap = nonneg(ring_frame.shape[0])
     ring_frame[tail % cap] = f
     ring_done[tail % cap] = done
     g[G_RING_TAIL] = tail + 1
@@ -483,13 +489,13 @@ def ring_stage(g, ring_frame, k, f):
     The slots are free: the writes in flight and the batch are distinct frames, fewer than the
     ring's n_frames + 1 slots. Dispatching pushes them where they already are, in order.
     """
-    ring_frame[(g[G_RING_TAIL] + k) % ring_frame.shape[0]] = f
+    ring_frame[nonneg(g[G_RING_TAIL] + k) % nonneg(ring_frame.shape[0])] = f
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def ring_staged(g, ring_frame, k):
     """The k-th frame of the batch collected by ring_stage (k counts from the tail)."""
-    return ring_frame[(g[G_RING_TAIL] + k) % ring_frame.shape[0]]
+    return ring_frame[nonneg(g[G_RING_TAIL] + k) % nonneg(ring_frame.shape[0])]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -499,7 +505,7 @@ def ring_done_at(g, ring_done, idx):
     A write whose inode lock is not placed yet (place_locks) completes no earlier than
     G_LOCK_FLOOR; that floor is 0 unless dio_serialised.
     """
-    d = ring_done[idx % ring_done.shape[0]]
+    d = ring_done[nonneg(idx) % nonneg(ring_done.shape[0])]
     if idx >= g[G_LOCK_IDX]:
         return max(d, g[G_LOCK_FLOOR])
     return d
@@ -526,7 +532,7 @@ def ring_done_of(g, ring_frame, ring_done, f):
 @njit(cache=True, _nrt=False)
 def ring_pop(g, ring_frame):
     """Remove the oldest write in flight and return its frame."""
-    head = g[G_RING_HEAD]
-    f = ring_frame[head % ring_frame.shape[0]]
+    head = nonneg(g[G_RING_HEAD])
+    f = ring_frame[head % nonneg(ring_frame.shape[0])]
     g[G_RING_HEAD] = head + 1
     return f

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .hints import prefetch2
+from .hints import columns, nonneg, prefetch2
 from .layout import (
     BUF_LRU_NON_OLD_MIN_LEN,
     BUF_LRU_OLD_MIN_LEN,
@@ -60,6 +60,9 @@ from .layout import (
     L_OLDEST,
     LRU_OLD,
     LRU_YOUNG,
+    N_FRAME_I32,
+    N_FRAME_I64,
+    N_INST,
     NIL,
     NO_PAGE,
     ON_FREE,
@@ -69,7 +72,7 @@ from .layout import (
 @njit(cache=True, inline="always", _nrt=False)
 def old_ratio(old_blocks_pct):
     """LRU_old_ratio of buf_LRU_old_ratio_update: pct * 1024 / 100."""
-    return int(old_blocks_pct) * BUF_LRU_OLD_RATIO_DIV // 100
+    return nonneg(int(old_blocks_pct)) * BUF_LRU_OLD_RATIO_DIV // 100
 
 
 @njit(cache=True, _nrt=False)
@@ -100,6 +103,9 @@ def free_pop(fr, frl, inst, i):
 @njit(cache=True, _nrt=False)
 def lru_old_adjust_len(fr, inst, i, ratio):
     """buf_LRU_old_adjust_len: move LRU_old until the old sublist is ratio/1024 of the list."""
+    columns(fr, N_FRAME_I32)
+    columns(inst, N_INST)
+    i = nonneg(i)
     length = inst[i, I_LRU_LEN]
     new_len = min(
         length * ratio // BUF_LRU_OLD_RATIO_DIV,
@@ -164,6 +170,10 @@ def scan_cache_unlink(fr, inst, i, f):
 @njit(cache=True, _nrt=False)
 def lru_add(fr, inst, i, f, old, ratio):
     """buf_LRU_add_block_low: add at the head (young) or after LRU_old (midpoint, old)."""
+    columns(fr, N_FRAME_I32)
+    columns(inst, N_INST)
+    i = nonneg(i)
+    f = nonneg(f)
     if (not old) or inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
         scan_cache_insert(inst, i, f, inst[i, I_LRU_LEN])
         head = inst[i, I_LRU_HEAD]
@@ -203,6 +213,10 @@ def lru_add(fr, inst, i, f, old, ratio):
 @njit(cache=True, _nrt=False)
 def lru_remove(fr, inst, i, f, ratio):
     """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
+    columns(fr, N_FRAME_I32)
+    columns(inst, N_INST)
+    i = nonneg(i)
+    f = nonneg(f)
     if f == inst[i, I_LRU_ITR]:
         inst[i, I_LRU_ITR] = fr[f, F_PREV]  # LRUHp::adjust
     if f == inst[i, I_LRU_OLD]:
@@ -295,6 +309,11 @@ def flush_list_add(fr, frl, inst, i, f, lsn):
 @njit(cache=True, _nrt=False)
 def flush_list_remove(fr, frl, inst, i, f):
     """buf_flush_remove: the page is clean again (its write completed)."""
+    columns(fr, N_FRAME_I32)
+    columns(frl, N_FRAME_I64)
+    columns(inst, N_INST)
+    i = nonneg(i)
+    f = nonneg(f)
     prev = fr[f, F_FPREV]
     nxt = fr[f, F_FNEXT]
     if prev >= 0:
@@ -321,6 +340,10 @@ def replaceable(fr, frl, f):
 @njit(cache=True, _nrt=False)
 def evict(fr, inst, page_frame, i, f, ratio):
     """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
+    columns(fr, N_FRAME_I32)
+    columns(inst, N_INST)
+    i = nonneg(i)
+    f = nonneg(f)
     scan_cache_unlink(fr, inst, i, f)  # every caller made f replaceable: not in the cache
     lru_remove(fr, inst, i, f, ratio)
     page_frame[fr[f, F_PAGE]] = NO_PAGE

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
-from .hints import prefetch1, prefetch2
+from .hints import columns, nonneg, prefetch1, prefetch2
 from .io import (
     fsync,
     log_flush,
@@ -884,7 +884,9 @@ def access_page(
     when) or no free block could be found. `resume` continues an interrupted get_free_block
     (see there).
     """
-    n_inst = inst.shape[0]
+    t = nonneg(t)
+    page = nonneg(page)
+    n_inst = nonneg(inst.shape[0])
     old_time = int(knobs[K_OLD_TIME])
     ratio = old_ratio(knobs[K_OLD_PCT])
     # 64-page extents map to one instance, as buf_pool_get does; a mask for a power of two
@@ -1035,7 +1037,7 @@ def run_step(
         th[e, TH_ROWS_LEFT] = int(knobs[K_ROWS_PER_TRX])
         th[e, TH_ROWS_DONE] = 0
         th[e, TH_START] = t
-    rpp = int(knobs[K_ROWS_PER_PAGE])
+    rpp = nonneg(int(knobs[K_ROWS_PER_PAGE]))
     cpu = knobs[K_CPU_US]
     local = t
     # prefetch hints only: a uniform row is one draw, and draw_is_write draws one more unless
@@ -1161,6 +1163,11 @@ def commit_waits(knobs):
 @njit(cache=True, _nrt=False)
 def finish_commit(g, knobs, out, hist, th, e, t):
     """Thread e's commit at t (us): wait for the redo flush (trx_commit = 1), count the trx."""
+    columns(out, N_COLS)
+    columns(th, N_TH)
+    columns(hist, HIST_BUCKETS)
+    e = nonneg(e)
+    t = nonneg(t)
     done = t
     wrote = th[e, TH_WROTE]
     if wrote == 1 and commit_waits(knobs):
@@ -1170,7 +1177,7 @@ def finish_commit(g, knobs, out, hist, th, e, t):
             out[s, C_COMMIT_WAIT] += (done - t) / 1000.0
     th[e, TH_WROTE] = 0
     th[e, TH_COMMIT] = 0
-    s = done // 1_000_000
+    s = nonneg(done) // 1_000_000
     if s < out.shape[0]:
         out[s, C_TPS] += 1
         out[s, C_TRX_RW] += wrote
@@ -1399,13 +1406,19 @@ def event_loop(
     Compiled without numba's reference counting (`_nrt=False`): it allocates nothing, and
     the increments and decrements of every array argument were most of the run time.
     """
+    columns(fr, N_FRAME_I32)
+    columns(frl, N_FRAME_I64)
+    columns(inst, N_INST)
+    columns(out, N_COLS)
+    columns(th, N_TH)
+    columns(hist, HIST_BUCKETS)
     end = seconds * 1_000_000
     g[G_END] = end
     n_tl = tl_time.shape[0]
     cleaner = times.shape[0] - 1
     while True:
-        e = next_entry(heap, times)
-        t = times[e]
+        e = nonneg(next_entry(heap, times))
+        t = nonneg(times[e])
         k = g[G_TL_NEXT]
         if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
             advance(
