@@ -10,6 +10,9 @@ fixes to every `//` and `%`, and multiplies a row index by the column count it l
 array: the hot functions state at their top that their times, frames and instances are not
 negative and what their tables' widths are, and LLVM drops that work. The default preset ran
 868 -> 728 million instructions a run (benchmarks/instructions.py), its series unchanged.
+A hint can also let LLVM rewrite a loop into a call numba cannot link: `nonneg(t)` in
+sim.get_free_block_mariadb made it emit __udivti3, and the first compile aborted ("LLVM ERROR:
+Symbol not found"). Any compile of a preset shows it, so add a hint, then run one.
 
 The pure-Python twin has no counterpart: there is nothing to mirror. With NUMBA_DISABLE_JIT=1
 (the kernel run as Python, as the no-JIT test leg does) the hints do nothing (nonneg returns
