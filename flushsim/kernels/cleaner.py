@@ -112,14 +112,18 @@ from .layout import (
     L_OLDEST,
     LAF_HIGH_CHECKPOINT,
     N_COLS,
-    N_FRAME_I32,
-    N_FRAME_I64,
-    N_INST,
     ON_FREE,
     PC_PAGE_US,
     PC_ROUND_BASE_US,
 )
-from .pool import evict, flush_list_remove, old_ratio, oldest_modification, replaceable
+from .pool import (
+    evict,
+    flush_list_remove,
+    frame_columns,
+    old_ratio,
+    oldest_modification,
+    replaceable,
+)
 
 LSN_MAX = 1 << 62
 
@@ -178,9 +182,7 @@ def write_complete(fr, frl, inst, page_frame, knobs, f):
 @njit(cache=True, _nrt=False)
 def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t):
     """Apply every write completion due by time t (us)."""
-    columns(fr, N_FRAME_I32)
-    columns(frl, N_FRAME_I64)
-    columns(inst, N_INST)
+    frame_columns(fr, frl, inst)
     t = nonneg(t)
     if dio_serialised(knobs):
         # writes no read has met yet take the inode lock first: it may delay them
@@ -199,9 +201,7 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t)
 
     Returns the time the dispatching thread is free again (us).
     """
-    columns(fr, N_FRAME_I32)
-    columns(frl, N_FRAME_I64)
-    columns(inst, N_INST)
+    frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     i = nonneg(i)
     t = nonneg(t)
@@ -258,9 +258,7 @@ def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
     Returns (pages written, pages evicted, time the thread is free again).
     """
-    columns(fr, N_FRAME_I32)
-    columns(frl, N_FRAME_I64)
-    columns(inst, N_INST)
+    frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     i = nonneg(i)
     t = nonneg(t)

@@ -75,6 +75,14 @@ def old_ratio(old_blocks_pct):
     return nonneg(int(old_blocks_pct)) * BUF_LRU_OLD_RATIO_DIV // 100
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def frame_columns(fr, frl, inst):
+    """Tell LLVM the widths of the frame and instance tables (hints.columns)."""
+    columns(fr, N_FRAME_I32)
+    columns(frl, N_FRAME_I64)
+    columns(inst, N_INST)
+
+
 @njit(cache=True, _nrt=False)
 def free_push(fr, inst, i, f):
     """Put frame f on instance i's free list (last in, first out)."""
@@ -309,9 +317,7 @@ def flush_list_add(fr, frl, inst, i, f, lsn):
 @njit(cache=True, _nrt=False)
 def flush_list_remove(fr, frl, inst, i, f):
     """buf_flush_remove: the page is clean again (its write completed)."""
-    columns(fr, N_FRAME_I32)
-    columns(frl, N_FRAME_I64)
-    columns(inst, N_INST)
+    frame_columns(fr, frl, inst)
     i = nonneg(i)
     f = nonneg(f)
     prev = fr[f, F_FPREV]

@@ -192,6 +192,7 @@ from .pool import (
     evict,
     flush_list_add,
     flush_list_remove,
+    frame_columns,
     free_pop,
     lru_add,
     make_young,
@@ -1406,9 +1407,7 @@ def event_loop(
     Compiled without numba's reference counting (`_nrt=False`): it allocates nothing, and
     the increments and decrements of every array argument were most of the run time.
     """
-    columns(fr, N_FRAME_I32)
-    columns(frl, N_FRAME_I64)
-    columns(inst, N_INST)
+    frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     columns(th, N_TH)
     columns(hist, HIST_BUCKETS)
