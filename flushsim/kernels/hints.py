@@ -86,6 +86,12 @@ def prefetch2(typingctx, arr, i, j):
     return types.void(arr, i, j), codegen
 
 
+def _assume(builder, cond):
+    """Emit llvm.assume(cond): LLVM may take the i1 `cond` as true from here on."""
+    fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(1)])
+    builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.assume"), [cond])
+
+
 @intrinsic
 def nonneg(typingctx, x):
     """x, which the caller knows is not negative, with LLVM told so (llvm.assume).
@@ -99,9 +105,7 @@ def nonneg(typingctx, x):
 
     def codegen(context, builder, signature, args):
         (v,) = args
-        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(1)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.assume")
-        builder.call(fn, [builder.icmp_signed(">=", v, ir.Constant(v.type, 0))])
+        _assume(builder, builder.icmp_signed(">=", v, ir.Constant(v.type, 0)))
         return v
 
     return x(x), codegen
@@ -122,12 +126,8 @@ def columns(typingctx, arr, n):
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
         cols = cgutils.unpack_tuple(builder, ary.shape)[1]
-        fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(1)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.assume")
-        same = builder.icmp_signed(
-            "==", cols, ir.Constant(cols.type, signature.args[1].literal_value)
-        )
-        builder.call(fn, [same])
+        n = ir.Constant(cols.type, signature.args[1].literal_value)
+        _assume(builder, builder.icmp_signed("==", cols, n))
         return context.get_dummy_value()
 
     return types.void(arr, n), codegen

@@ -302,11 +302,10 @@ def place_locks(g, knobs, ring_done, now):
     come before it. The ring stays in completion order: lock times only grow.
     """
     back = _service(knobs, int(knobs[K_PAGE_SIZE]), True) + int(knobs[K_DEV_WLAT] + 0.5)
-    cap = ring_done.shape[0]
     idx = max(g[G_LOCK_IDX], g[G_RING_HEAD])
     g[G_LOCK_FLOOR] = 0
     while idx < g[G_RING_TAIL]:
-        j = idx % cap
+        j = ring_slot(ring_done, idx)
         ask = max(ring_done[j] - back, g[G_LOCK_LAST])
         if ask > now:
             g[G_LOCK_FLOOR] = ask + back
@@ -472,13 +471,22 @@ def log_flush(g, knobs, out, now, lsn):
     return done
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def ring_slot(ring, idx):
+    """The slot of ring index idx: indices only grow (G_RING_HEAD, G_RING_TAIL), slots wrap.
+
+    Both rings (ring_frame, ring_done) have n_frames + 1 slots.
+    """
+    return nonneg(idx) % nonneg(ring.shape[0])
+
+
 @njit(cache=True, _nrt=False)
 def ring_push(g, ring_frame, ring_done, f, done):
     """Remember that the write of frame f completes at `done`."""
-    tail = nonneg(g[G_RING_TAIL])
-    cap = nonneg(ring_frame.shape[0])
-    ring_frame[tail % cap] = f
-    ring_done[tail % cap] = done
+    tail = g[G_RING_TAIL]
+    j = ring_slot(ring_frame, tail)
+    ring_frame[j] = f
+    ring_done[j] = done
     g[G_RING_TAIL] = tail + 1
 
 
@@ -489,13 +497,13 @@ def ring_stage(g, ring_frame, k, f):
     The slots are free: the writes in flight and the batch are distinct frames, fewer than the
     ring's n_frames + 1 slots. Dispatching pushes them where they already are, in order.
     """
-    ring_frame[nonneg(g[G_RING_TAIL] + k) % nonneg(ring_frame.shape[0])] = f
+    ring_frame[ring_slot(ring_frame, g[G_RING_TAIL] + k)] = f
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def ring_staged(g, ring_frame, k):
     """The k-th frame of the batch collected by ring_stage (k counts from the tail)."""
-    return ring_frame[nonneg(g[G_RING_TAIL] + k) % nonneg(ring_frame.shape[0])]
+    return ring_frame[ring_slot(ring_frame, g[G_RING_TAIL] + k)]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -505,7 +513,7 @@ def ring_done_at(g, ring_done, idx):
     A write whose inode lock is not placed yet (place_locks) completes no earlier than
     G_LOCK_FLOOR; that floor is 0 unless dio_serialised.
     """
-    d = ring_done[nonneg(idx) % nonneg(ring_done.shape[0])]
+    d = ring_done[ring_slot(ring_done, idx)]
     if idx >= g[G_LOCK_IDX]:
         return max(d, g[G_LOCK_FLOOR])
     return d
@@ -522,9 +530,8 @@ def ring_peek_done(g, ring_done):
 @njit(cache=True, _nrt=False)
 def ring_done_of(g, ring_frame, ring_done, f):
     """Completion time (us) of frame f's write in flight, or -1 if f has none (a rare walk)."""
-    cap = ring_frame.shape[0]
     for idx in range(g[G_RING_HEAD], g[G_RING_TAIL]):
-        if ring_frame[idx % cap] == f:
+        if ring_frame[ring_slot(ring_frame, idx)] == f:
             return ring_done_at(g, ring_done, idx)
     return -1
 
@@ -532,7 +539,7 @@ def ring_done_of(g, ring_frame, ring_done, f):
 @njit(cache=True, _nrt=False)
 def ring_pop(g, ring_frame):
     """Remove the oldest write in flight and return its frame."""
-    head = nonneg(g[G_RING_HEAD])
-    f = ring_frame[head % nonneg(ring_frame.shape[0])]
+    head = g[G_RING_HEAD]
+    f = ring_frame[ring_slot(ring_frame, head)]
     g[G_RING_HEAD] = head + 1
     return f
