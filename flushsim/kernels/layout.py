@@ -141,7 +141,9 @@ G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume 
 #   -(1 + the iteration): back from a single-page flush's I/O, past the flush)
 G_HELD = 56  # with it: 1 + the frame that single-page flush holds until its I/O is done (0: none)
 G_LOCK_FLOOR = 57  # earliest completion (us) of a page write whose lock is not yet placed (0: none)
-N_G = 58
+G_FREE_CHECK = 58  # redo_limits' limit_for_free_check for the knobs now (LSN bytes): sim.py
+G_NEXT_PAGE = 59  # hint only: the page prefetch_uniform looked ahead to (sim.py)
+N_G = 60
 
 # The kernel's `scatter` argument packs two row maps: (prime << SCATTER_SHIFT) | bits. A zipf
 # rank r is row r * prime % table_rows; hot-set row j is sim.spread_row(j, rows, bits).

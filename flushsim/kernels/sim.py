@@ -77,6 +77,7 @@ from .layout import (
     G_ACTIVITY,
     G_CKPT,
     G_END,
+    G_FREE_CHECK,
     G_FREE_K,
     G_HELD,
     G_LOG_FLUSH_LSN,
@@ -89,6 +90,7 @@ from .layout import (
     G_MA_WAKE_ACTIVITY,
     G_N_ACTIVE_THREADS,
     G_N_THREADS_MAX,
+    G_NEXT_PAGE,
     G_PACE_BASE,
     G_PACE_EPOCH,
     G_PACE_K,
@@ -249,24 +251,26 @@ def rng_peek_unit(rng, k):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, per_row):
+def prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, per_row):
     """Uniform workload: prefetch what the next two row accesses will read.
 
     Every draw is a row or an update flag, so the next two rows are the next draw and the one
     `per_row` after it, whichever thread takes them. The row after next gets its page_frame
-    entry prefetched; the next row (whose entry the previous call prefetched) its frame's lines.
-    Hints only: nothing is drawn and nothing written. The page is computed without divisions,
-    as unit * (rows / rows_per_page), which rounding may rarely put one page off (a wasted
-    hint, never a wrong number); it is clamped to the table.
+    entry prefetched, and its page is kept in G_NEXT_PAGE; the next row, which the previous
+    call kept there, gets its frame's lines. Hints only: nothing is drawn, and G_NEXT_PAGE is
+    read by nothing else (a stale one, after a knob changes the draws, wastes a hint). The page
+    is computed without divisions, as unit * (rows / rows_per_page), which rounding may rarely
+    put one page off (a wasted hint, never a wrong number); it is clamped to the table.
     """
-    last = page_frame.shape[0] - 1
-    p1 = min(int(rng_peek_unit(rng, 1) * pages_per_unit), last)
-    f1 = page_frame[p1]
+    f1 = page_frame[g[G_NEXT_PAGE]]
     if f1 >= 0:
         prefetch2(fr, f1, F_PAGE)
         prefetch2(fr, f1, F_FCLOCK)
         prefetch2(frl, f1, L_OLDEST)
-    prefetch1(page_frame, int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit))
+    last = page_frame.shape[0] - 1
+    p2 = min(int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit), last)
+    prefetch1(page_frame, p2)
+    g[G_NEXT_PAGE] = p2
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -1024,7 +1028,7 @@ def run_step(
             if wait > 0:
                 return wait
         else:
-            _, _, _, free_check, _, _ = redo_limits(knobs)
+            free_check = g[G_FREE_CHECK]
             if g[G_LSN] - g[G_CKPT] > free_check:
                 # log_free_check: wait for the checkpoint to move (re-checked every poll).
                 checkpoint(g, frl, inst)
@@ -1059,7 +1063,7 @@ def run_step(
             is_write = draw_is_write(knobs, rng)
             page = row // rpp
             if uniform:
-                prefetch_uniform(fr, frl, page_frame, rng, pages_per_unit, draws_per_row)
+                prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, draws_per_row)
         if local > t:
             f = page_frame[page]
             if f < 0 or (is_write and fr[f, F_IO] != IO_NONE):
@@ -1289,6 +1293,16 @@ def pace_restart(g, knobs, th, times, heap, pos, t, keep_backlog):
 
 
 @njit(cache=True, _nrt=False)
+def cache_free_check(g, knobs):
+    """Keep redo_limits' free-check limit in G_FREE_CHECK, whenever the knobs change.
+
+    Every transaction start reads it: computing it there was 1.7 % of a default run's
+    instructions (benchmarks/instructions.py).
+    """
+    g[G_FREE_CHECK] = redo_limits(knobs)[3]
+
+
+@njit(cache=True, _nrt=False)
 def apply_event(g, knobs, th, times, heap, pos, kind, knob, value, t):
     """One timeline event at time t."""
     cleaner = times.shape[0] - 1
@@ -1296,6 +1310,7 @@ def apply_event(g, knobs, th, times, heap, pos, kind, knob, value, t):
         if knob == K_TRX_RATE or knob == K_THREADS:
             pace_restart(g, knobs, th, times, heap, pos, t, True)
         knobs[knob] = value
+        cache_free_check(g, knobs)
         if knob == K_PC_DISABLED:
             if value != 0:
                 g[G_PC_DISABLED] = 1
@@ -1368,6 +1383,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     g[G_N_ACTIVE_THREADS] = min(int(knobs[K_THREADS]), n_threads_max)
     g[G_WL_RUNNING] = 1
     g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
+    cache_free_check(g, knobs)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     return fr, frl, inst, page_frame, g, gf, rng
