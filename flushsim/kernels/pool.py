@@ -175,7 +175,10 @@ def scan_cache_unlink(fr, inst, i, f):
         inst[i, I_SCAN_NEXT] = fr[f, F_PREV]
 
 
-@njit(cache=True, _nrt=False)
+# inlined, as lru_remove and evict: once per page read or eviction, a call passing the arrays
+# word by word cost more than the list work (with all three: default preset 701.6 -> 624.1 M
+# instructions a run, benchmarks/instructions.py; io.submit says the same of the I/O path)
+@njit(cache=True, inline="always", _nrt=False)
 def lru_add(fr, inst, i, f, old, ratio):
     """buf_LRU_add_block_low: add at the head (young) or after LRU_old (midpoint, old)."""
     columns(fr, N_FRAME_I32)
@@ -218,7 +221,7 @@ def lru_add(fr, inst, i, f, old, ratio):
         fr[f, F_LRU] = LRU_OLD if inst[i, I_LRU_OLD] >= 0 else LRU_YOUNG
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # see lru_add
 def lru_remove(fr, inst, i, f, ratio):
     """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
     columns(fr, N_FRAME_I32)
@@ -343,7 +346,7 @@ def replaceable(fr, frl, f):
     return frl[f, L_OLDEST] == 0 and fr[f, F_IO] == IO_NONE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)  # see lru_add
 def evict(fr, inst, page_frame, i, f, ratio):
     """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
     columns(fr, N_FRAME_I32)
