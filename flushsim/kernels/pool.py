@@ -76,11 +76,17 @@ def old_ratio(old_blocks_pct):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def frame_columns(fr, frl, inst):
-    """Tell LLVM the widths of the frame and instance tables (hints.columns)."""
+def lru_columns(fr, inst):
+    """Tell LLVM the widths of the frame (int32) and instance tables (hints.columns)."""
     columns(fr, N_FRAME_I32)
-    columns(frl, N_FRAME_I64)
     columns(inst, N_INST)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def frame_columns(fr, frl, inst):
+    """lru_columns, and the width of the frames' int64 table."""
+    lru_columns(fr, inst)
+    columns(frl, N_FRAME_I64)
 
 
 @njit(cache=True, _nrt=False)
@@ -111,8 +117,7 @@ def free_pop(fr, frl, inst, i):
 @njit(cache=True, _nrt=False)
 def lru_old_adjust_len(fr, inst, i, ratio):
     """buf_LRU_old_adjust_len: move LRU_old until the old sublist is ratio/1024 of the list."""
-    columns(fr, N_FRAME_I32)
-    columns(inst, N_INST)
+    lru_columns(fr, inst)
     i = nonneg(i)
     length = inst[i, I_LRU_LEN]
     new_len = min(
@@ -181,8 +186,7 @@ def scan_cache_unlink(fr, inst, i, f):
 @njit(cache=True, inline="always", _nrt=False)
 def lru_add(fr, inst, i, f, old, ratio):
     """buf_LRU_add_block_low: add at the head (young) or after LRU_old (midpoint, old)."""
-    columns(fr, N_FRAME_I32)
-    columns(inst, N_INST)
+    lru_columns(fr, inst)
     i = nonneg(i)
     f = nonneg(f)
     if (not old) or inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
@@ -224,8 +228,7 @@ def lru_add(fr, inst, i, f, old, ratio):
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
 def lru_remove(fr, inst, i, f, ratio):
     """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
-    columns(fr, N_FRAME_I32)
-    columns(inst, N_INST)
+    lru_columns(fr, inst)
     i = nonneg(i)
     f = nonneg(f)
     if f == inst[i, I_LRU_ITR]:
@@ -349,8 +352,7 @@ def replaceable(fr, frl, f):
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
 def evict(fr, inst, page_frame, i, f, ratio):
     """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
-    columns(fr, N_FRAME_I32)
-    columns(inst, N_INST)
+    lru_columns(fr, inst)
     i = nonneg(i)
     f = nonneg(f)
     scan_cache_unlink(fr, inst, i, f)  # every caller made f replaceable: not in the cache
