@@ -67,7 +67,7 @@ import polars as pl
 from ..kernels.layout import COLUMNS
 from ..params import FlushsimWarning
 from ..run import FLOAT_COLUMNS, MARIADB_STATUS
-from .config import _engine_and_note
+from .versions import engine_and_note as _engine_and_note
 
 __all__ = [
     "Recording",
