@@ -719,6 +719,53 @@ def test_status_without_buffer_pool_section():
     assert err.value.line is None
 
 
+@pytest.mark.parametrize("fraction", [0.50, 0.55, 0.60])
+def test_cut_status_gives_no_instance_count(fraction, tmp_path):
+    # issue #34: cut at 50, 55, 60 % this status read as 1, 2, 3 instances (8 in full)
+    full = read("innodb_status_mysql80.txt")
+    cut = full[: int(len(full) * fraction)]
+    st_ = config.parse_innodb_status(cut)
+    assert 0 < len(st_.instances) < 8
+    assert any("no END OF INNODB MONITOR OUTPUT line" in why for why in st_.incomplete)
+    assert any("of the 1,572,672 pages" in why for why in st_.incomplete)
+    path = tmp_path / "status.txt"
+    path.write_text(cut)
+    report = config.read_innodb_status(path)
+    assert "innodb_buffer_pool_instances" not in report.modelled
+    assert "innodb_buffer_pool_instances" not in report.scenario.knobs
+    assert report.scenario["innodb_buffer_pool_size"] == 1572672 * 16384  # the totals still count
+    (note,) = [n for n in report.notes if "innodb_buffer_pool_instances not read" in n]
+    assert str(path) in note and "INDIVIDUAL BUFFER POOL INFO section" in note
+    assert note in report.scenario.description
+    maria = config.read_innodb_status(cut, "mariadb-10.11")
+    assert any(n.startswith("The status is incomplete") for n in maria.notes)
+
+
+def test_whole_status_is_not_flagged():
+    for name in ("innodb_status_mysql80.txt", "innodb_status_mariadb1011.txt"):
+        assert config.parse_innodb_status(read(name)).incomplete == ()
+    body = _monitor_body("innodb_status_mysql80.txt")
+    assert config.parse_innodb_status(body.replace("\n", "\\n")).incomplete == ()
+
+
+def test_status_with_an_instance_missing_is_flagged():
+    text = read("innodb_status_mysql80.txt")
+    start, end = text.index("---BUFFER POOL 3\n"), text.index("---BUFFER POOL 4\n")
+    st_ = config.parse_innodb_status(text[:start] + text[end:])  # the END line is still there
+    assert len(st_.instances) == 7
+    assert st_.incomplete == (
+        "its 7 instance blocks hold 1,376,088 of the 1,572,672 pages of Buffer pool size",
+    )
+    report = config.read_innodb_status(text[:start] + text[end:])
+    assert "innodb_buffer_pool_instances" not in report.modelled
+    assert any("the status is incomplete" in n for n in report.notes)
+
+
+def test_status_file_that_cannot_be_read(tmp_path):
+    with pytest.raises(ConfigParseError, match="missing.txt: cannot be read"):
+        config.read_innodb_status(tmp_path / "missing.txt")
+
+
 def test_status_pool_too_small_names_the_pool_line():
     text = read("innodb_status_mariadb1011.txt").replace(
         "Buffer pool size   1032304", "Buffer pool size   200"

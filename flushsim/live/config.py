@@ -12,6 +12,7 @@ line, and nothing else; nothing the user typed is ever evaluated.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -421,8 +422,17 @@ def scenario_from_variables(
     return read_variables(text, engine, **overrides).scenario
 
 
+def _read_file(path: os.PathLike[str]) -> bytes:
+    """A file's bytes, or one line saying why it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise ConfigParseError(f"{os.fspath(path)}: cannot be read ({exc.strerror})") from None
+
+
 def read_innodb_status(
-    text: str | bytes, engine: str = params.MYSQL80, **overrides: object
+    text: str | bytes | os.PathLike[str], engine: str = params.MYSQL80, **overrides: object
 ) -> ConfigReport:
     """Build a Scenario from `SHOW ENGINE INNODB STATUS` and report the pool's state.
 
@@ -431,11 +441,23 @@ def read_innodb_status(
     size, bytes`). On MySQL the number of INDIVIDUAL BUFFER POOL INFO blocks (1 when absent) ->
     innodb_buffer_pool_instances; on MariaDB `Max dirty pages percent` ->
     innodb_max_dirty_pages_pct. Free and dirty pages are not knobs: they are in `report.status`.
+    A text cut short (no END OF INNODB MONITOR OUTPUT line, or instance sizes that do not add up
+    to the total) gives no instance count: a note says so and what is missing.
+
+    Args:
+        text: the status, or the path of a file holding it (named in the notes).
+        engine: the engine to model it with.
+        **overrides: knobs and Scenario fields that win over the text.
 
     Raises:
-        ConfigParseError: malformed status, or a value flushsim refuses (naming the line).
+        ConfigParseError: unreadable file, malformed status, or a value flushsim refuses
+            (naming the line).
     """
     params.check_engine(engine)
+    where = "the status"
+    if isinstance(text, os.PathLike):
+        where = f"the status in {os.fspath(text)}"
+        text = _read_file(text)
     st = parse_innodb_status(text)
     split = status_lines(text)[0]
     notes: list[str] = []
@@ -457,17 +479,27 @@ def read_innodb_status(
         how = f"{st.pool_pages} pages x {page} bytes"
         if "innodb_page_size" not in overrides:
             how += " (page size assumed; pass innodb_page_size=... if the server uses another)"
-    if engine == params.MYSQL80:
+    cut = f"{where} is incomplete ({'; '.join(st.incomplete)})"
+    if engine != params.MYSQL80:
+        if st.instances:
+            notes.append(f"{len(st.instances)} buffer pool instances: MariaDB models one pool.")
+        if st.incomplete:
+            notes.append(f"{cut[0].upper()}{cut[1:]}; its pool totals come before what is missing.")
+    elif st.incomplete:
+        # the instance blocks before the cut are not the server's count (issue #34)
+        notes.append(
+            f"innodb_buffer_pool_instances not read: {cut}; flushsim keeps its default unless "
+            "you pass innodb_buffer_pool_instances=..."
+        )
+    else:
         values["innodb_buffer_pool_instances"] = str(len(st.instances) or 1)
         first = st.instances[0].line if st.instances else st.section_line
         lines["innodb_buffer_pool_instances"] = first or 0
-        if st.flavour == "mariadb":
-            notes.append(
-                "This status looks like MariaDB's (no 'Log buffer assigned up to' line, no "
-                "'single page' writes): pass engine='mariadb-10.6' or 'mariadb-10.11'."
-            )
-    elif st.instances:
-        notes.append(f"{len(st.instances)} buffer pool instances: MariaDB models one pool.")
+    if engine == params.MYSQL80 and st.flavour == "mariadb":
+        notes.append(
+            "This status looks like MariaDB's (no 'Log buffer assigned up to' line, no "
+            "'single page' writes): pass engine='mariadb-10.6' or 'mariadb-10.11'."
+        )
     if st.max_dirty_pages_pct is not None and engine in params.MARIADB:
         values["innodb_max_dirty_pages_pct"] = repr(st.max_dirty_pages_pct)
         lines["innodb_max_dirty_pages_pct"] = st.lines["max_dirty_pct"]
@@ -494,7 +526,7 @@ def read_innodb_status(
 
 
 def scenario_from_innodb_status(
-    text: str | bytes, engine: str = params.MYSQL80, **overrides: object
+    text: str | bytes | os.PathLike[str], engine: str = params.MYSQL80, **overrides: object
 ) -> Scenario:
     """A Scenario from `SHOW ENGINE INNODB STATUS`; see `read_innodb_status`.
 

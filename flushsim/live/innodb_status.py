@@ -141,6 +141,10 @@ class InnodbStatus:
         flavour: "mysql" (MySQL 8.0 LOG lines), "mariadb" (MariaDB 10.5+ lines) or "unknown".
         section_line: 1-based line of the BUFFER POOL AND MEMORY title.
         lines: field -> 1-based line it was read from.
+        incomplete: why the text is not a whole monitor output, one reason each (empty when
+            whole): no `END OF INNODB MONITOR OUTPUT` line after the pool, or instances whose
+            `Buffer pool size` do not add up to the total (buf_stats_aggregate_pool_info sums
+            them). A cut text still has its totals; its instance count is not to be trusted.
     """
 
     buffer_pool: BufferPoolInfo
@@ -151,6 +155,7 @@ class InnodbStatus:
     flavour: str = "unknown"
     section_line: int | None = None
     lines: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
+    incomplete: tuple[str, ...] = ()
 
     @property
     def pool_pages(self) -> int:
@@ -253,6 +258,10 @@ class _Pool:
                 return True
         return False
 
+    def whole(self) -> bool:
+        """Whether every line a BufferPoolInfo needs was read."""
+        return all(key in self.values for key, _ in _BP_REQUIRED)
+
     def info(self, where: str, raw: str) -> BufferPoolInfo:
         for key, label in _BP_REQUIRED:
             if key not in self.values:
@@ -310,12 +319,14 @@ def _read_status(lines: list[str]) -> InnodbStatus:
     pools: list[_Pool] = []
     log: dict[str, int] = {}
     log_lines: dict[str, int] = {}
+    after: list[str] = []  # the titles after the last BUFFER POOL AND MEMORY, in order
     for i, raw in enumerate(lines):
         n = i + 1
         if i in titles:
             section = titles[i]
+            after.append(section)
             if section == "BUFFER POOL AND MEMORY":
-                total, pools = _Pool(n), []  # a later output replaces an earlier one
+                total, pools, after = _Pool(n), [], []  # a later output replaces an earlier one
             elif section == "LOG":
                 log, log_lines = {}, {}
             continue
@@ -343,9 +354,13 @@ def _read_status(lines: list[str]) -> InnodbStatus:
         )
     head = lines[total.line - 1]
     aggregate = total.info("the BUFFER POOL AND MEMORY section", head)
+    ended = "END OF INNODB MONITOR OUTPUT" in after
+    if not ended and pools and not pools[-1].whole():
+        pools.pop()  # the text stops inside this instance's block: it is not a reading error
     instances = tuple(
         p.info(f"buffer pool instance at line {p.line}", lines[p.line - 1]) for p in pools
     )
+    incomplete = _incomplete(ended, after, aggregate, instances)
     if "Log buffer assigned up to" in log:
         flavour = "mysql"  # log_print() of MySQL 8.0's lock-free redo log
     elif "max_dirty_pct" in total.values or (
@@ -365,4 +380,22 @@ def _read_status(lines: list[str]) -> InnodbStatus:
         flavour=flavour,
         section_line=total.line,
         lines={**total.lines, **{f"log:{k}": v for k, v in log_lines.items()}},
+        incomplete=incomplete,
     )
+
+
+def _incomplete(
+    ended: bool, after: list[str], total: BufferPoolInfo, instances: tuple[BufferPoolInfo, ...]
+) -> tuple[str, ...]:
+    """Why a status is not whole: srv_printf_innodb_monitor always ends with the END title."""
+    out = []
+    if not ended:
+        last = after[-1] if after else "BUFFER POOL AND MEMORY"
+        out.append(f"it ends in the {last} section, with no END OF INNODB MONITOR OUTPUT line")
+    size = sum(p.pool_size for p in instances)
+    if instances and size != total.pool_size:
+        out.append(
+            f"its {len(instances)} instance block{'s' if len(instances) > 1 else ''} hold "
+            f"{size:,} of the {total.pool_size:,} pages of Buffer pool size"
+        )
+    return tuple(out)
