@@ -17,7 +17,7 @@ from __future__ import annotations
 from bokeh.io import output_notebook as _bokeh_output_notebook
 from bokeh.resources import Resources
 
-from .figures import PAGE_PATCHES_JS
+from .player import PAGE_PATCHES_JS
 
 BUNDLES = ("bokeh", "bokeh-widgets")
 

@@ -10,7 +10,7 @@ from bokeh.layouts import gridplot
 from bokeh.models import ColumnDataSource, HoverTool, Range1d
 from bokeh.plotting import figure
 
-from .figures import number_formatter
+from .style import number_formatter
 
 # Readable titles for the flushing columns (the column name stays in the hover and the y label).
 TITLES = {

@@ -20,7 +20,7 @@ from bokeh.palettes import Viridis256
 from bokeh.plotting import figure
 
 from ..sweep import SUMMARY_COLUMNS
-from .figures import number_formatter
+from .style import number_formatter
 
 
 def _label(column: str) -> str:
