@@ -1,8 +1,8 @@
 """SSD wear: endurance ratings, FTL write amplification and drive lifetime, as plain functions.
 
 What this models: the flash wear caused by the bytes InnoDB writes (data pages, doublewrite, redo,
-undo, binlog: see `../shared/innodb-flushing.md` section 8), turned into a drive lifetime. Two
-models of how a drive's fill factor matters:
+undo, binlog: see docs/model.md), turned into a drive lifetime. Two models of how a drive's fill
+factor matters:
 
 - **seed 004** ("Give Love to Your SSDs – Reduce innodb_io_capacity_max!", Percona, 2019): only
   the free part of the drive absorbs writes, so a drive that is 75 % full wears 4x faster. As a
@@ -14,7 +14,7 @@ models of how a drive's fill factor matters:
   fill factor, factory over-provisioning and TRIM give the FTL's spare factor
   (`effective_spare_factor`). This is the "better than the simple model" curve.
 
-Notation (`../shared/ssd-models.md` C.2): T physical pages, U live pages, alpha = T/U,
+Notation (docs/model.md, the SSD model): T physical pages, U live pages, alpha = T/U,
 spare factor S_f = (T - U)/T = 1 - 1/alpha, over-provisioning rho = (T - U)/U = alpha - 1.
 
 Units: sizes and endurance in bytes, write rates in bytes/s, times in years of 365 days
@@ -22,20 +22,8 @@ Units: sizes and endurance in bytes, write rates in bytes/s, times in years of 3
 factor, over-provisioning) are plain numbers, not percent. The constants `KB`...`PB` (powers of
 1000, what vendors print) and `KiB`...`PiB` (powers of 1024) convert.
 
-Simplifications, stated once:
-
-- A rated endurance (cycles x capacity, TBW, or DWPD x capacity x 365 x years) is treated as
-  host bytes that may be written at write amplification 1 (empty drive): lifetime = endurance /
-  (write rate x WA(fill)). Vendors measure ratings with the JESD219 workload, whose WA is already
-  inside the number; `rating_wa` scales the budget if you want to credit it back (default 1,
-  which reproduces seed 004 and the worked example of ssd-models.md).
-- Desnoyers' models assume a page-mapped FTL, uniform (or k-class) random single-page writes, no
-  write cache absorbing rewrites, and TRIM (the FTL knows which pages are dead). With
-  `trim=False` flushsim assumes the whole LBA span has been written once, so every user page is
-  live to the FTL whatever the filesystem's fill.
-- The doublewrite buffer's sequential writes probably have WA near 1 under most FTLs; flushsim
-  does not separate them (an assumption, not checked). 16 KiB InnoDB pages span 4 x 4 KiB flash
-  pages; the models count flash pages, so this does not change WA.
+Its simplifications (rated endurance as host bytes at WA 1, the FTL assumptions of Desnoyers'
+models, doublewrite and 16 KiB pages) are stated once in docs/model.md, the SSD model.
 
 Lambert W is written here (`lambert_w0`): SciPy is not a dependency and numba cannot call it.
 """
@@ -83,7 +71,7 @@ MODELS = ("seed004", "desnoyers-lru", "desnoyers-greedy")
 """The fill-factor models `write_amplification` and `lifetime_years` accept."""
 
 JESD219_WRITE_FRACTIONS = (0.5, 0.3, 0.2)
-"""JESD219 enterprise workload: share of writes going to each LBA class (ssd-models.md C.1)."""
+"""JESD219 enterprise workload: share of writes going to each LBA class (docs/model.md)."""
 JESD219_DATA_FRACTIONS = (0.05, 0.15, 0.80)
 """JESD219 enterprise workload: share of the LBA span in each class (first 5 %, next 15 %, rest)."""
 

@@ -1,4 +1,4 @@
-"""SSD wear model (flushsim.ssd): ssd-models.md test points, seed 004's arithmetic, properties.
+"""SSD wear model (flushsim.ssd): docs/model.md's test points, seed 004's arithmetic, properties.
 
 Units in the seed 004 tests: the article computes "12.25 PB * 1024^3 MB/PB / (5 y) ~ 83 MB/sec"
 and derives 7,840 cycles as 12.25 PB x 1024 / 1.6 TB, i.e. it counts every unit in powers of
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.filterwarnings("error")
 MINUS_INV_E = -math.exp(-1.0)
 
 
-# ------------------------------------------------------------------ ssd-models.md test points
+# ------------------------------------------------------------------ docs/model.md test points
 
 
 def test_rho_0_3_gives_2_35_within_one_percent():
@@ -41,13 +41,14 @@ def test_rho_0_3_gives_2_35_within_one_percent():
 
 def test_spare_factor_0_07_matches_desnoyers_validation_printout():
     # the port's validation(): "Sf 0.07" lru(alpha(0.07)) and greedy(alpha(0.07), 64), printed
-    # to two decimals in ssd-models.md, so half a unit in the last place
+    # to two decimals in docs/model.md, so half a unit in the last place
     assert ssd.wa_desnoyers_lru(0.07) == pytest.approx(7.32, abs=0.005)
     assert ssd.wa_desnoyers_greedy(0.07, pages_per_block=64) == pytest.approx(6.60, abs=0.005)
     assert ssd.wa_desnoyers_greedy(0.07) == ssd.wa_desnoyers_greedy(0.07, 64)  # default N_p
 
 
-# ssd-models.md C.2 table "computed for this project": fill, OP, LRU, greedy N_p 256, LRU JESD219
+# docs/model.md, the SSD model's table "computed for this project":
+# fill, OP, LRU, greedy N_p 256, LRU JESD219
 TABLE = [
     (0.25, 0.07, 1.01, 1.01, 1.13),
     (0.50, 0.07, 1.20, 1.20, 1.47),
@@ -74,7 +75,7 @@ def test_ssd_models_table(fill, op, lru, greedy, jesd):
     )
 
 
-# ssd-models.md worked example: 12.25 PB budget, 70 MB/s host writes; years
+# docs/model.md's worked example: 12.25 PB budget, 70 MB/s host writes; years
 WORKED = [
     (0.0, 5.55, 5.55, 5.55),
     (0.5, 2.77, 4.63, 5.01),
@@ -105,7 +106,7 @@ def test_worked_example_full_drive_keeps_a_finite_life_under_the_ftl_model():
 
 
 def test_tbw_dwpd_example():
-    # ssd-models.md C.1: 3.84 TB x 1 DWPD x 5 y = 7,008 TBW
+    # docs/model.md (JESD219 ratings): 3.84 TB x 1 DWPD x 5 y = 7,008 TBW
     assert ssd.endurance_bytes(3.84 * TB, dwpd=1, warranty_years=5) == pytest.approx(7008 * TB)
     # Lenovo P4500 guide: 1.0 TB, 1.38 PB TBW, "0.75 DWPD" over 5 years (rounded DWPD: 1 %)
     by_dwpd = ssd.endurance_bytes(1 * TB, dwpd=0.75, warranty_years=5)
@@ -479,7 +480,8 @@ def test_drive_rating_forms():
 
 
 def test_a_drive_typed_in_by_hand_works_like_a_catalog_drive():
-    # ssd-models.md C.1's example drive, typed in three ways: 3.84 TB x 1 DWPD x 5 y = 7,008 TBW
+    # docs/model.md's example drive (JESD219 ratings), typed in three ways:
+    # 3.84 TB x 1 DWPD x 5 y = 7,008 TBW
     by_tbw = ssd.Drive(name="my drive", capacity_bytes=3.84 * TB, tbw_bytes=7008 * TB)
     by_dwpd = ssd.Drive(name="my drive", capacity_bytes=3.84 * TB, dwpd=1, warranty_years=5)
     by_cycles = ssd.Drive(name="my drive", capacity_bytes=3.84 * TB, cycles=1825)

@@ -242,7 +242,7 @@ def test_explorer_frame_moves_the_player_and_lists_regimes_reached(explorer):
 
 
 def test_frame_sends_the_second_even_when_python_already_had_it(explorer, monkeypatch):
-    # The page's player moves its slider without telling Python (figures._LOCAL_ONLY): the
+    # The page's player moves its slider without telling Python (player._LOCAL_ONLY): the
     # page may show another second, so frame() must send its second anyway.
     import json
 

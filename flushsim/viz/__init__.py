@@ -1,7 +1,7 @@
 """Everything a person sees: Bokeh figure builders, regime annotations and the explorer widget.
 
-The only package of flushsim that imports bokeh and ipywidgets (DESIGN.md); the core never
-imports it, so `import flushsim` stays light.
+The only package of flushsim that imports bokeh and ipywidgets; the core never imports it, so
+`import flushsim` stays light.
 """
 
 from . import figures, regimes, replay

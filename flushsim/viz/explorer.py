@@ -4,14 +4,14 @@ Layout (ipywidgets): pickers (preset, engine, workload, drive) and knob sliders 
 the Bokeh figures (one `jupyter_bokeh.BokehModel`) on the right with their player (play /
 pause, time slider) and the regime changes in plain words under them.
 
-How it stays responsive (PITFALLS.md): sliders use `continuous_update=False`, so a drag runs one
-simulation on release; a run's changes to the figures reach the page as one message of plain
-lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first and computes the
-rest on another thread; the animation runs in the browser and keeps its frames there (figures.py:
-a CustomJS player moves the curtain), so the kernel is free for the next knob change; the
-fill-factor slider only recomputes the wear figures. The figures and their widget are built when
-first shown, so an explorer driven only from code costs a simulation. A shown explorer simulates
-its first run while the page loads and draws it when the page has drawn the figures.
+How it stays responsive (docs/development.md, jupyter_bokeh): sliders use `continuous_update=False`,
+so a drag runs one simulation on release; a run's changes to the figures reach the page as one
+message of plain lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first and
+computes the rest on another thread; the animation runs in the browser and keeps its frames there
+(player.py: a CustomJS player moves the curtain), so the kernel is free for the next knob change;
+the fill-factor slider only recomputes the wear figures. The figures and their widget are built when
+first shown, so an explorer driven only from code costs a simulation. A shown explorer simulates its
+first run while the page loads and draws it when the page has drawn the figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests.
@@ -154,11 +154,11 @@ class Explorer:
         self.controls: dict[str, w.Widget] = {}
         self._build_controls()
         self._build_buttons()
-        # The first run is simulated when `run` is first read, or, for an explorer that is
-        # displayed first, on the runner thread right after its document is serialised: the
-        # kernel loads numba and simulates while the page loads. It is drawn once the page says
-        # its figures are drawn (BokehJS's DocumentReady): jupyter_bokeh sends data changes only
-        # to views that exist, and a change made before is lost (PITFALLS.md, jupyter_bokeh).
+        # The first run is simulated when `run` is first read, or, for an explorer that is displayed
+        # first, on the runner thread right after its document is serialised: the kernel loads numba
+        # and simulates while the page loads. It is drawn once the page says its figures are drawn
+        # (BokehJS's DocumentReady): jupyter_bokeh sends data changes only to views that exist, and
+        # a change made before is lost (docs/development.md, jupyter_bokeh).
         self._first_pending = True
         self._first: Future | None = None
         self._page_ready = False  # a page has drawn the figures (DocumentReady)
@@ -234,6 +234,28 @@ class Explorer:
         # One style model per kind of control, shared: fewer widget models for a page to load.
         picker_style = DescriptionStyle(description_width="175px")
         slider_style = w.SliderStyle(description_width="175px")
+        self._build_pickers(wide, picker_style)
+        self._build_knobs(wide, picker_style, slider_style)
+        self._build_engine_knobs(wide, picker_style, slider_style)
+        self._build_drive(wide, picker_style, slider_style)
+        for ctl in self.controls.values():
+            ctl.observe(self._on_knob, names="value")
+        self.preset_picker.observe(self._on_preset, names="value")
+        self.engine_picker.observe(self._on_engine, names="value")
+        # knobs only some engines have: enabled by _sync_engine_controls, read only when enabled
+        self.engine_controls = {
+            FLUSH_SIZE: self.flush_size,
+            VERSION: self.release,
+            LSN_AGE: self.lsn_age,
+        }
+        for ctl in self.engine_controls.values():
+            ctl.observe(self._on_knob, names="value")
+        self._sync_engine_controls()
+        self.fill.observe(self._on_ssd, names="value")
+        self.drive_picker.observe(self._on_ssd, names="value")
+
+    def _build_pickers(self, wide: w.Layout, picker_style: DescriptionStyle) -> None:
+        """The preset, engine and workload pickers."""
         self.preset_picker = w.Dropdown(
             options=presets.names(),
             value=self.scenario.name,
@@ -267,6 +289,11 @@ class Explorer:
         )
         self.workload_picker.add_class("fs-knob-workload")
         self.controls["workload"] = self.workload_picker
+
+    def _build_knobs(
+        self, wide: w.Layout, picker_style: DescriptionStyle, slider_style: w.SliderStyle
+    ) -> None:
+        """A slider per knob of KNOB_CONTROLS, a picker per knob of IO_PICKERS."""
         for name in KNOB_CONTROLS:
             p = params.get(name)
             options = [(_fmt_value(name, v), v) for v in CHOICES[name]]
@@ -297,6 +324,11 @@ class Explorer:
             )
             ctl.add_class(f"fs-knob-{name}")
             self.controls[name] = ctl
+
+    def _build_engine_knobs(
+        self, wide: w.Layout, picker_style: DescriptionStyle, slider_style: w.SliderStyle
+    ) -> None:
+        """The knobs only some engines have, greyed out until such an engine is picked."""
         # MariaDB's knob: shown, greyed out, until an engine that has it is picked.
         flush_size = w.SelectionSlider(
             options=[(f"{v:,}", v) for v in (32, 128, 256, 512, 1024, 2048, 4096)],
@@ -340,6 +372,11 @@ class Explorer:
             "only): legacy is Oracle MySQL's, its only one; high_checkpoint is Percona Server's "
             "default, which flushes less at a low checkpoint age and more at a high one.",
         )
+
+    def _build_drive(
+        self, wide: w.Layout, picker_style: DescriptionStyle, slider_style: w.SliderStyle
+    ) -> None:
+        """The drive picker and its fill-factor slider (they recompute the wear figures only)."""
         self.drive_picker = w.Dropdown(
             options=[(d.model, d.name) for d in ssd.catalog_drives()],
             value=self.setting.drive.name,
@@ -362,21 +399,6 @@ class Explorer:
             "the FTL uses to absorb writes. 100 % full leaves nothing to absorb them.",
         )
         self.fill.add_class("fs-knob-ssd_fill")
-        for ctl in self.controls.values():
-            ctl.observe(self._on_knob, names="value")
-        self.preset_picker.observe(self._on_preset, names="value")
-        self.engine_picker.observe(self._on_engine, names="value")
-        # knobs only some engines have: enabled by _sync_engine_controls, read only when enabled
-        self.engine_controls = {
-            FLUSH_SIZE: flush_size,
-            VERSION: self.release,
-            LSN_AGE: self.lsn_age,
-        }
-        for ctl in self.engine_controls.values():
-            ctl.observe(self._on_knob, names="value")
-        self._sync_engine_controls()
-        self.fill.observe(self._on_ssd, names="value")
-        self.drive_picker.observe(self._on_ssd, names="value")
 
     def _build_buttons(self) -> None:
         self.pin_button = w.Button(
@@ -562,7 +584,7 @@ class Explorer:
             if self.autoplay:
                 self._figs.clock.value = self._figs.clock.end
             self.frame(0 if self.autoplay else self._view_s)
-            # The browser pauses the player as soon as a knob is touched (figures._PLAY_JS), and
+            # The browser pauses the player as soon as a knob is touched (player._PLAY_JS), and
             # this side may not have heard of it yet: a change to False first makes True arrive.
             self._figs.play.active = False
             self._figs.play.active = self.autoplay

@@ -1,10 +1,11 @@
 """Real-browser helpers: start JupyterLab and Voilà, and drive the explorer in Chromium.
 
 Shared by the browser tests (tests/browser) and the latency benchmark
-(benchmarks/explorer_latency.py). The recipe is STACK-NOTES.md section 5: Debian's chromium (never
-`playwright install`), servers on free 127.0.0.1 ports with `BOKEH_RESOURCES=inline` and a
-temporary HOME, kernels idle (asked of /api/kernels) before Run All, the notebook focused before the
-Run menu is used, and Bokeh sources read in the page (a `Map` in Lab, a plain object in Voilà).
+(benchmarks/explorer_latency.py). The recipe is docs/development.md's browser tests: Debian's
+chromium (never `playwright install`), servers on free 127.0.0.1 ports with `BOKEH_RESOURCES=inline`
+and a temporary HOME, kernels idle (asked of /api/kernels) before Run All, the notebook focused
+before the Run menu is used, and Bokeh sources read in the page (a `Map` in Lab, a plain object in
+Voilà).
 
 The explorer's contract, which these helpers rely on: every knob has the DOM class
 `fs-knob-<knob>`, a Bokeh ColumnDataSource is named `pool`, and an element with the class
@@ -45,7 +46,7 @@ CHROMIUM_ARGS = [
 ]
 READY = "ready"
 
-# Console errors that are known and cosmetic (STACK-NOTES.md section 5): Voilà 0.5 bundles
+# Console errors that are known and cosmetic (docs/development.md, browser tests): Voilà 0.5 bundles
 # JupyterLab 4.2 core packages and complains about shared singletons, and it asks a CDN for its
 # fontawesome CSS, which fails offline. Matched against "<text> @ <url>".
 COSMETIC_CONSOLE = (
@@ -101,8 +102,9 @@ def free_port() -> int:
 def hermetic_env(home: Path, **extra: str) -> dict[str, str]:
     """The environment for Jupyter servers (and their kernels) with every user dir under `home`.
 
-    JupyterLab, Chromium, IPython and npm otherwise write into the real home (STACK-NOTES.md
-    section 5). NUMBA_CACHE_DIR is kept from the environment so that kernels find the warm cache.
+    JupyterLab, Chromium, IPython and npm otherwise write into the real home (docs/development.md,
+    browser tests). NUMBA_CACHE_DIR is kept from the environment so that kernels find the warm
+    cache.
     """
     env = dict(os.environ)
     dirs = {
@@ -271,7 +273,7 @@ def wait_http(server: Server, path: str, timeout: float) -> None:
 
 
 def start_lab(home: Path, env: dict[str, str]) -> Server:
-    """JupyterLab rooted at the repository, on a free port (STACK-NOTES.md section 5)."""
+    """JupyterLab rooted at the repository, on a free port (docs/development.md, browser tests)."""
     port, token = free_port(), secrets.token_hex(16)
     cmd = [
         sys.executable,
@@ -348,8 +350,8 @@ def wait_kernels_idle(server: Server, timeout: float = 120, page: Any = None) ->
     """Wait until the server has at least one kernel and every kernel is idle.
 
     The toolbar says "idle" before the kernel is ready, and a Run All sent then is dropped
-    (STACK-NOTES.md section 5), so ask the server. A kernel-selection dialog, if the notebook
-    names no kernel, is accepted with its default.
+    (docs/development.md, browser tests), so ask the server. A kernel-selection dialog, if the
+    notebook names no kernel, is accepted with its default.
     """
     deadline = time.monotonic() + timeout
     states: list[str] = []

@@ -2,7 +2,7 @@
 
 Only a browser catches a figure that does not render (no `output_notebook()`, BokehJS from an
 unreachable CDN), a slider whose change never reaches the kernel, or JupyterLab's windowing
-dropping a canvas after scrolling (PITFALLS.md). See helpers.py for the explorer's contract.
+dropping a canvas after scrolling (docs/development.md). See helpers.py for the explorer's contract.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ def _knob_changes_the_figure(page, name: str) -> None:
     # The key press paused the animation in the browser; the re-run must have restarted it
     # from second 0, so the clock runs to the end of the new run.
     page.wait_for_function(_CLOCK_AT_END_JS, timeout=30_000)
-    # The player switched off BokehJS's per-paint style reads (figures._STYLE_READS_OFF): a
+    # The player switched off BokehJS's per-paint style reads (player._STYLE_READS_OFF): a
     # BokehJS that renamed the modules or members it patches would leave them on, silently.
     assert page.evaluate(_STYLE_READS_OFF_JS) == [True, "", True]
-    # ... and the player's frames stay in the page (figures._LOCAL_ONLY)
+    # ... and the player's frames stay in the page (player._LOCAL_ONLY)
     assert page.evaluate(_LOCAL_ONLY_JS) == [True, True, 0]
 
 
