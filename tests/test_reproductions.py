@@ -13,6 +13,8 @@ import pytest
 
 import flushsim as fs
 from flushsim import reproductions as rp
+from flushsim.reproductions import seed002 as seed002_module
+from flushsim.reproductions import seed003 as seed003_module
 from flushsim.ssd import KiB, MiB
 
 COLUMNS = ["quantity", "article", "flushsim", "tolerance", "ok"]
@@ -220,7 +222,7 @@ def test_seed003_seconds_honours_flushsim_fast(monkeypatch):
 
 def test_seed003_runs_are_shortened_under_flushsim_fast(monkeypatch):
     monkeypatch.setenv("FLUSHSIM_FAST", "1")
-    monkeypatch.setattr(rp, "SEED003_FAST_SECONDS", 3)  # a cheap run
+    monkeypatch.setattr(seed003_module, "SEED003_FAST_SECONDS", 3)  # a cheap run
     runs = rp.seed003_lru_flush_size_runs("mariadb-10.11", sizes=(32,))
     assert runs[32].series.height == 3
     assert runs[32].scenario.engine == "mariadb-10.11"
@@ -617,7 +619,7 @@ def test_seed002_seconds_honours_flushsim_fast(monkeypatch):
 
 def test_seed002_runs_are_the_grid(monkeypatch):
     monkeypatch.setenv("FLUSHSIM_FAST", "1")
-    monkeypatch.setattr(rp, "SEED002_FAST_SECONDS", 2)  # cheap runs
+    monkeypatch.setattr(seed002_module, "SEED002_FAST_SECONDS", 2)  # cheap runs
     setups = {k: rp.SEED002_SETUPS[k] for k in ("xfs", "ext4 dioread_nolock, 5.5")}
     runs = rp.seed002_runs(threads=(8,), setups=setups)
     assert list(runs) == [(8, "xfs"), (8, "ext4 dioread_nolock, 5.5")]
