@@ -741,6 +741,15 @@ def test_cut_status_gives_no_instance_count(fraction, tmp_path):
     assert any(n.startswith("The status is incomplete") for n in maria.notes)
 
 
+def test_status_cut_inside_the_pool_totals_says_so():
+    full = read("innodb_status_mysql80.txt")
+    cut = full[: full.index("Database pages     1548134")]
+    with pytest.raises(ConfigParseError, match="stops inside the BUFFER POOL AND MEMORY") as err:
+        config.read_innodb_status(cut)
+    assert "before its 'Database pages', 'Modified db pages' lines" in str(err.value)
+    assert err.value.line == line_of("innodb_status_mysql80.txt", "BUFFER POOL AND MEMORY")
+
+
 def test_whole_status_is_not_flagged():
     for name in ("innodb_status_mysql80.txt", "innodb_status_mariadb1011.txt"):
         assert config.parse_innodb_status(read(name)).incomplete == ()

@@ -353,8 +353,17 @@ def _read_status(lines: list[str]) -> InnodbStatus:
             "STATUS (the \\G form is easiest)"
         )
     head = lines[total.line - 1]
-    aggregate = total.info("the BUFFER POOL AND MEMORY section", head)
     ended = "END OF INNODB MONITOR OUTPUT" in after
+    if not after and not total.whole():  # the text ends in the pool's own section
+        missing = [f"'{label}'" for key, label in _BP_REQUIRED if key not in total.values]
+        raise ConfigParseError(
+            "the text stops inside the BUFFER POOL AND MEMORY section, before its "
+            f"{', '.join(missing)} line{'s' if len(missing) > 1 else ''}: it is cut short, paste "
+            "the whole output",
+            total.line,
+            head,
+        )
+    aggregate = total.info("the BUFFER POOL AND MEMORY section", head)
     if not ended and pools and not pools[-1].whole():
         pools.pop()  # the text stops inside this instance's block: it is not a reading error
     instances = tuple(
