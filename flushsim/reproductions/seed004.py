@@ -1,7 +1,7 @@
-"""Seed 004: Yves Trudeau and Francisco Bordenave, "Give Love to Your SSDs".
+"""Seed 004: Yves Trudeau and Francisco Bordenave, Percona blog (December 2019).
 
-"Reduce innodb_io_capacity_max!", Percona blog (December 2019); presets `seed004-idle-flush`
-and `seed004-hot-rows`: idle flushing, write combining of hot rows, and the article's SSD
+"Give Love to Your SSDs – Reduce innodb_io_capacity_max!"; presets `seed004-idle-flush` and
+`seed004-hot-rows`: idle flushing, write combining of hot rows, and the article's SSD
 arithmetic redone with `flushsim.ssd`.
 """
 
