@@ -104,6 +104,7 @@ class FakeServer:
         self.reset_at: float | None = None  # counters restart from zero at this elapsed time
         self.query_s = 0.0  # each statement takes this long (s)
         self.metrics_denied = False
+        self.variables_denied = False
         self.enabled = {
             "buffer_pool_pages_total": True,
             "buffer_flush_adaptive_total_pages": False,
@@ -194,6 +195,8 @@ class FakeCursor:
             server.generation += 1
         if self.conn.generation != server.generation or self.conn.closed:
             raise OperationalError(2013, "Lost connection to MySQL server during query")
+        if sql == "SHOW GLOBAL VARIABLES" and server.variables_denied:
+            raise OperationalError(1227, f"Access denied ({SECRET})")
         if sql == "SHOW GLOBAL VARIABLES":
             self._pairs(
                 {
@@ -753,6 +756,16 @@ def test_a_password_that_is_also_a_value_changes_nothing(clock, password):
     assert rec.server_version == "10.11.19-MariaDB-0+deb12u1" and rec.engine == "mariadb-10.11"
     assert not {"wsrep_sst_auth", "init_connect"} & set(rec.variables)
     assert "***" not in json.dumps(rec.variables)
+
+
+def test_a_refusal_at_the_start_is_one_line(server):
+    server.variables_denied = True
+    with pytest.raises(RecorderError) as info:
+        run(server)
+    assert str(info.value) == (
+        "cannot read 127.0.0.1:3306's variables: error 1227: access denied: the login lacks a "
+        "privilege (PROCESS to read INNODB_METRICS, SUPER for --enable-monitors)"
+    )
 
 
 def test_only_flushing_variables_are_kept():

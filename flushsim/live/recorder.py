@@ -35,11 +35,10 @@ M = INNODB_METRICS, read only where the metric is enabled):
   as the simulator counts them); trx_rw_commits ← M (disabled by default).
 - MariaDB runs also carry run.MARIADB_STATUS's names (copies of the S values above), as
   simulate() does.
+- `Uptime` ← S Uptime (a gauge, s since the server started; not a simulate() column): a
+  restart shows as Uptime going back, which replay() needs to know.
 - Never present: the iostat columns (r_s … util_pct, sim_fsyncs: the device's, record them with
   iostat) and the simulator's own `sim_` quantities other than sim_tps.
-
-- `Uptime` ← S Uptime (a gauge, s since the server started): a restart shows as Uptime going
-  back, which replay() needs to know.
 
 Safety: only SELECT and SHOW statements run (`check_read_only`); the one exception,
 `SET GLOBAL innodb_monitor_enable/disable`, runs only with `enable_monitors=True`, enables only
@@ -748,7 +747,7 @@ class _Rows:
             if c in plan.sources
         ]
         self.data: dict[str, list] = {c: [] for c in ("time_s", *self.order)}
-        self.floats = {c for c in self.order if c in FLOAT_COLUMNS or interval_s != 1}
+        self.floats = {c for c in self.order if c in FLOAT_COLUMNS}
         self.before: dict | None = None  # the sample of the last tick, None if it was missed
         self.height = 0
 
@@ -866,7 +865,7 @@ class _Saver:
         began = time.perf_counter()
         try:
             recording().write(self.path, force=True)
-        except OSError as exc:  # a full disk or a removed folder: keep sampling, try at the end
+        except (OSError, ValueError) as exc:  # a full disk, a removed folder: try at the end
             if not self.failed:
                 _warn(f"cannot write {self.path} while recording ({_first_line(exc)})")
             self.failed = True
@@ -959,7 +958,12 @@ def record(
             raise RecorderError(f"cannot connect to {where}: {_describe(exc)}") from None
         session = _Session(conn, open_connection)
         try:
-            session.prepare(enable_monitors, interval_s)
+            try:
+                session.prepare(enable_monitors, interval_s)
+            except Exception as exc:
+                if not (_is_lost(exc) or _is_db_error(exc)):
+                    raise
+                raise RecorderError(f"cannot read {where}'s variables: {_describe(exc)}") from None
             saver = None if path is None else _Saver(path)
             ended = session.run(rows_wanted, stop, on_sample, saver)
         finally:
@@ -1017,7 +1021,13 @@ class _Session:
         try:
             self.started_at = time.time()
             t0 = _clock()
-            self.rows.start(_sample(self.conn, self.plan))
+            try:
+                self.rows.start(_sample(self.conn, self.plan))
+            except Exception as exc:
+                if not (_is_lost(exc) or _is_db_error(exc)):
+                    raise
+                _warn(f"lost the server before the first sample ({_describe(exc)})")
+                return LOST
             k = _next_tick(t0, interval_s, 0)
             while k <= rows_wanted:
                 if not _pause(t0 + k * interval_s - _clock(), stop):
