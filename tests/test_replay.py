@@ -550,3 +550,12 @@ def test_negative_counts_are_left_out_with_a_note():
     real, _ = r.updates_per_page_flushed()
     want = kept["dml_updates"].sum() / pages_flushed(kept).sum()
     assert real == pytest.approx(want, rel=1e-12)
+
+
+def test_how_the_recording_ended_is_in_the_notes():
+    series = pl.DataFrame({"time_s": [1, 2, 3], "dml_reads": [50] * 3, "dml_updates": [10] * 3})
+    sc = fs.Scenario(engine="mariadb-10.11", knobs=WORKLOAD)
+    killed = _recording(series, ended="in progress")
+    assert any("did not finish this file" in n for n in fs.replay(killed, sc).notes)
+    lost = _recording(series, ended="lost server")
+    assert any("ended early (lost server) after 3 seconds" in n for n in fs.replay(lost, sc).notes)

@@ -927,27 +927,9 @@ def record(
     """
     rows_wanted = check_timing(seconds, interval_s)
     path = None if out is None else check_output(out, suffixes=SUFFIXES, force=force)
-    options = _options(option_file)
-    user = user if user is not None else options.get("user")
-    where = socket or f"{host}:{port}"
-    if password is None:
-        password = os.environ.get("MYSQL_PWD")
-    if password is None:
-        password = _password_from(options, f"Password for {user or ''}@{where}: ")
-    secret = _Secret(password)
-    del password, options  # from here on only the _Secret holds it
-    kwargs: dict[str, Any] = {
-        "user": user,
-        "connect_timeout": _CONNECT_TIMEOUT_S,
-        "read_timeout": _READ_TIMEOUT_S,
-        "autocommit": True,
-    }
-    kwargs.update({"unix_socket": socket} if socket else {"host": host, "port": int(port)})
-    factory = connect or _pymysql_connect
-
-    def open_connection():
-        return factory(password=secret.reveal() or "", **kwargs)
-
+    login = {"user": user, "password": password, "option_file": option_file}
+    open_connection, where = _opener(host, port, socket, connect, **login)
+    del password, login  # from here on only open_connection holds it
     with _StopRequest() as stop:
         try:
             conn = open_connection()
@@ -967,11 +949,42 @@ def record(
             saver = None if path is None else _Saver(path)
             ended = session.run(rows_wanted, stop, on_sample, saver)
         finally:
-            session.close()
+            try:
+                session.close()
+            except KeyboardInterrupt:  # a second signal: the rows are still written
+                _warn(
+                    "stopped before switching off the INNODB_METRICS counters it enabled: "
+                    + ", ".join(session.enabled_by_us)
+                )
         rec = session.recording(ended)
         if path is not None:
             rec.write(path, force=True)  # checked at the start; the file there is ours
     return rec
+
+
+def _opener(host, port, socket, connect, *, user, password, option_file):
+    """A function that opens a connection (the password hidden inside it), and where to."""
+    options = _options(option_file)
+    user = user if user is not None else options.get("user")
+    where = socket or f"{host}:{port}"
+    if password is None:
+        password = os.environ.get("MYSQL_PWD")
+    if password is None:
+        password = _password_from(options, f"Password for {user or ''}@{where}: ")
+    secret = _Secret(password)
+    kwargs: dict[str, Any] = {
+        "user": user,
+        "connect_timeout": _CONNECT_TIMEOUT_S,
+        "read_timeout": _READ_TIMEOUT_S,
+        "autocommit": True,
+    }
+    kwargs.update({"unix_socket": socket} if socket else {"host": host, "port": int(port)})
+    factory = connect or _pymysql_connect
+
+    def open_connection():
+        return factory(password=secret.reveal() or "", **kwargs)
+
+    return open_connection, where
 
 
 class _Session:
@@ -1058,8 +1071,8 @@ class _Session:
                     if saver is not None:
                         saver.maybe(lambda: self.recording(IN_PROGRESS))
                 k = _next_tick(t0, interval_s, k)
-        except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread's handler
-            return _interrupted(signal.SIGINT)
+        except KeyboardInterrupt:  # a second signal, or Ctrl-C outside the main thread
+            return _interrupted(stop.signum or signal.SIGINT)
         return COMPLETE if stop.signum is None else _interrupted(stop.signum)
 
     def _reconnect(self, stop: _StopRequest) -> bool:
