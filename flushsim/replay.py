@@ -26,7 +26,8 @@ and replay() cuts it off (`Replay.warmup_s` whole seconds):
 2. if the recording's first second changed no rows but shows dirty pages, an update of every
    row of the first `start_dirty_pages` pages (default: that second's dirty pages plus the pages
    it flushed), spread over one second, standing for the load that dirtied them before the
-   recording began. A first second with row changes starts from a clean pool;
+   recording began. A first second with row changes starts from a clean pool; a piece after
+   a gap (`replay_check`) starts from the dirty pages the server had, being mid-load;
 3. at least half a second without load, then the recording's first second.
 
 A broken recording is checked first (`replay_check`): what cannot be replayed is refused in

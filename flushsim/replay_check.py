@@ -20,6 +20,7 @@ What can be replayed is handled, and said in a note:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import polars as pl
@@ -109,7 +110,7 @@ def _check_time(time_s: pl.Series) -> list[int]:
     for i, t in enumerate(time_s.to_list()):
         if t is None or t != t:
             raise ValueError(f"time_s is empty at row {i + 1}")
-        if float(t) != int(t):
+        if not math.isfinite(t) or float(t) != int(t):
             raise ValueError(f"time_s {t} at row {i + 1} is not a whole second")
         t = int(t)
         if out and t == out[-1]:

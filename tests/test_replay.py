@@ -338,6 +338,7 @@ def test_a_broken_recording_is_cut_into_pieces_or_refused_in_one_line(n, faults)
         ([1, 2, 2, 3, 4], "time_s 2 s appears twice (rows 2 and 3)"),
         ([1, 2, 2.5, 3, 4], "time_s 2.5 at row 3 is not a whole second"),
         ([1, 2, None, 4, 5], "time_s is empty at row 3"),
+        ([1, 2, math.inf, 4, 5], "time_s inf at row 3 is not a whole second"),
     ],
 )
 def test_time_out_of_order_is_refused_naming_the_second(times, message):
