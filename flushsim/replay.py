@@ -27,12 +27,14 @@ and replay() cuts it off (`Replay.warmup_s` whole seconds):
    row of the first `start_dirty_pages` pages (default: that second's dirty pages plus the pages
    it flushed), spread over one second, standing for the load that dirtied them before the
    recording began. A first second with row changes starts from a clean pool; a piece after
-   a gap (`replay_check`) starts from the dirty pages the server had, being mid-load;
+   seconds missing from the file (`replay_check`) starts from the dirty pages the server had,
+   being mid-load;
 3. at least half a second without load, then the recording's first second.
 
 A broken recording is checked first (`replay_check`): what cannot be replayed is refused in
-one line naming the second; gaps and server restarts cut it into pieces, each replayed from its
-own warm-up, and the notes say so.
+one line naming the second; seconds without load are run through at the load of the second
+before and left out of the comparison; seconds missing from the file and server restarts cut
+it into pieces, each replayed from its own warm-up; the notes say so.
 
 Simplifications: the warm-up's own flushing also runs (as the server's did while it was
 dirtied), so the model can start with somewhat fewer dirty pages than the server; undo and
@@ -266,7 +268,7 @@ def replay(
         part = checked.real.slice(piece.start, piece.stop - piece.start)
         first = n == 0
         segment, model, piece_notes = _replay_piece(
-            part,
+            part.with_columns(pl.col(c).forward_fill() for c in LOAD_COLUMNS),
             scenario,
             piece.after,
             start_data_pages if first else None,
@@ -275,6 +277,10 @@ def replay(
         )
         where = "" if len(checked.pieces) == 1 else f"From {segment.first_s} s: "
         notes += [where + note for note in piece_notes]
+        bridged = [checked.real["time_s"][i] for i in piece.bridged]
+        blank = [pl.lit(None).alias(c) for c in model.columns if c != "time_s"]
+        gone = model.filter(pl.col("time_s").is_in(bridged)).with_columns(blank)
+        model = pl.concat([model.filter(~pl.col("time_s").is_in(bridged)), gone]).sort("time_s")
         segments.append(segment)
         models.append(model)
     model = checked.real.select("time_s").join(
@@ -467,12 +473,16 @@ def _load_events(real: pl.DataFrame, v, warmup_s: int) -> list[Event]:
     changes = real["dml_updates"].fill_null(0).to_list()
     lsn = real["log_lsn_current"].to_list() if "log_lsn_current" in real.columns else None
     redo = [None] * len(reads)
-    if lsn is not None and None not in lsn:
+    known = [x for x in lsn if x is not None] if lsn is not None else []
+    if len(known) > 1:
         for i in range(1, len(lsn)):
+            # a bridged second has no LSN: the knob keeps the value of the second before
+            if lsn[i] is None or lsn[i - 1] is None:
+                continue
             if changes[i] > 0 and lsn[i] >= lsn[i - 1]:
                 redo[i] = (lsn[i] - lsn[i - 1]) / changes[i]
         total = sum(c for i, c in enumerate(changes) if i > 0 and redo[i] is not None)
-        mean = (lsn[-1] - lsn[0]) / total if total else None
+        mean = (known[-1] - known[0]) / total if total else None
         if changes[0] > 0 and mean:
             redo[0] = mean
     per_trx = int(v["rows_per_trx"])

@@ -9,11 +9,12 @@ What can be replayed is handled, and said in a note:
 
 - a negative value (a counter that went back; the recorder writes null there, an edited or
   foreign file may not) is left out as missing;
-- a second without load (null dml_reads or dml_updates, as a lost connection leaves) or a jump
-  in time_s is a gap: the model cannot know what happened in it, so the stretches on each side
-  are replayed as separate pieces, each from its own warm-up (replay's starting-state rules,
-  applied to the piece's first second), and the missing seconds are left out of every
-  comparison;
+- a second without load (null dml_reads or dml_updates, as a lost connection leaves: the
+  server ran on, the recorder did not see it) is bridged: the model runs through it at the
+  load of the second before, and it is left out of every comparison;
+- a jump in time_s (seconds missing from the file: nothing says what the server did) cuts the
+  recording into pieces replayed separately, each from its own warm-up (replay's starting-state
+  rules, applied to the piece's first second);
 - a server restart (the `Uptime` column going back) also starts a new piece: its warm-up
   starts from the pool the server had after the restart, so the model is cold too.
 """
@@ -34,12 +35,14 @@ UPTIME_SLACK_S = 2  # Uptime is whole seconds, read at a sample's (jittered) ins
 class Piece:
     """Rows [start, stop) of the series, replayed by one simulation.
 
-    `after` says what precedes it: "start", "gap" or "restart".
+    `after` says what precedes it: "start", "gap" or "restart"; `bridged` lists the rows
+    inside it without load, run through at the load of the row before.
     """
 
     start: int
     stop: int
     after: str
+    bridged: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,11 @@ def check(series: pl.DataFrame, interval_s: float = 1.0) -> Checked:
             f"{times[pieces[1].start]} s): more than {MAX_PIECES} to replay separately"
         )
     notes += breaks
-    left_out = len(times) - sum(p.stop - p.start for p in pieces)
-    if len(pieces) > 1 or left_out:
+    compared = sum(usable[p.start : p.stop].count(True) for p in pieces)
+    if len(pieces) > 1 or compared < len(times):
         notes.append(
-            f"Replayed {len(times) - left_out} of {len(times)} recorded seconds in "
-            f"{len(pieces)} piece(s), each from its own warm-up; the {left_out} seconds without "
+            f"Compared {compared} of {len(times)} recorded seconds, replayed in {len(pieces)} "
+            f"piece(s), each from its own warm-up; the {len(times) - compared} seconds without "
             "load are left out of every comparison."
         )
     return Checked(real, tuple(pieces), tuple(notes))
@@ -171,37 +174,65 @@ def _restarts(real: pl.DataFrame, times: list[int]) -> dict[int, str]:
 def _cut(
     times: list[int], usable: list[bool], restarts: dict[int, str]
 ) -> tuple[list[Piece], list[str]]:
-    """Maximal runs of usable rows one second apart with no restart inside; a note a break."""
+    """Runs from a usable row to a usable row with no jump in time_s or restart inside.
+
+    Rows without load inside a run are bridged. One note a bridge and a break.
+    """
     runs: list[tuple[int, int]] = []
     start: int | None = None
+    last_ok = -1
     for i, ok in enumerate(usable):
         jump = i > 0 and times[i] - times[i - 1] != 1
-        if start is not None and (not ok or jump or i in restarts):
-            runs.append((start, i))
+        if start is not None and (jump or i in restarts):
+            runs.append((start, last_ok + 1))
             start = None
-        if ok and start is None:
-            start = i
+        if ok:
+            start = i if start is None else start
+            last_ok = i
     if start is not None:
-        runs.append((start, len(usable)))
+        runs.append((start, last_ok + 1))
     pieces: list[Piece] = []
     notes: list[str] = []
     for a, b in runs:
-        if not pieces:
-            pieces.append(Piece(a, b, "start"))
-            continue
-        last = pieces[-1].stop - 1
-        hit = [r for r in range(last + 1, a + 1) if r in restarts]
-        pieces.append(Piece(a, b, "restart" if hit else "gap"))
-        notes.append(restarts[hit[0]] if hit else _gap_note(times, last, a))
+        bridged = tuple(i for i in range(a, b) if not usable[i])
+        if pieces:
+            last = pieces[-1].stop - 1
+            hit = [r for r in range(last + 1, a + 1) if r in restarts]
+            notes.append(restarts[hit[0]] if hit else _gap_note(times, last, a))
+        after = "start" if not pieces else ("restart" if hit else "gap")
+        pieces.append(Piece(a, b, after, bridged))
+        notes += [_bridge_note(times, first, last) for first, last in _stretches(bridged)]
     return pieces, notes
+
+
+def _stretches(rows: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Consecutive row numbers as (first, last) pairs."""
+    out: list[tuple[int, int]] = []
+    for r in rows:
+        if out and r == out[-1][1] + 1:
+            out[-1] = (out[-1][0], r)
+        else:
+            out.append((r, r))
+    return out
+
+
+def _when(a: int, b: int) -> str:
+    return f"at {a} s" if a == b else f"from {a} to {b} s"
+
+
+def _bridge_note(times: list[int], first: int, last: int) -> str:
+    return (
+        f"No load recorded {_when(times[first], times[last])} (rows without dml_reads / "
+        "dml_updates, as a lost connection leaves): the model runs through them at the load "
+        f"of {times[first - 1]} s, and they are left out of every comparison."
+    )
 
 
 def _gap_note(times: list[int], last: int, first: int) -> str:
     """Why the piece ending at row `last` and the one starting at row `first` are apart."""
-    a, b = times[last] + 1, times[first] - 1
-    when = f"at {a} s" if a == b else f"from {a} to {b} s"
-    if first == last + 1:
-        why = f"time_s jumps from {times[last]} to {times[first]} s"
-    else:
-        why = "rows without dml_reads / dml_updates, as a lost connection leaves"
-    return f"No load recorded {when} ({why})."
+    jump = next(i for i in range(last + 1, first + 1) if times[i] - times[i - 1] != 1)
+    return (
+        f"No load recorded {_when(times[last] + 1, times[first] - 1)} (time_s jumps from "
+        f"{times[jump - 1]} to {times[jump]} s): the two sides are replayed as separate pieces, "
+        "each from its own warm-up."
+    )

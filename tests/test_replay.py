@@ -304,31 +304,37 @@ def test_a_broken_recording_is_cut_into_pieces_or_refused_in_one_line(n, faults)
     assert all(b > a for a, b in zip(times, times[1:], strict=False))
     real = checked.real
     usable = (real["dml_reads"].is_not_null() & real["dml_updates"].is_not_null()).to_list()
+    # every usable row is in a piece, once, in order; a piece starts and ends on one; the rows
+    # without load inside a piece are bridged; nothing negative is left
     covered = [i for p in checked.pieces for i in range(p.start, p.stop)]
-    # the pieces are exactly the usable rows, in order, none twice; nothing negative is left
-    assert covered == [i for i, ok in enumerate(usable) if ok]
+    assert covered == sorted(set(covered))
+    assert [i for i in covered if usable[i]] == [i for i, ok in enumerate(usable) if ok]
+    for p in checked.pieces:
+        assert usable[p.start] and usable[p.stop - 1]
+        assert p.bridged == tuple(i for i in range(p.start, p.stop) if not usable[i])
     assert not any((real[c] < 0).any() for c in real.columns)
     if any(kind == "negative" for kind, _, _ in faults) and (df["dml_updates"] < 0).any():
         assert any("Negative values" in note for note in checked.notes)
     uptime = real["Uptime"].to_list()
     for p, q in zip(checked.pieces, checked.pieces[1:], strict=False):
-        a, b = p.stop - 1, q.start
-        # a break only where the rows are apart, time_s jumps, or the server restarted
-        apart = b > a + 1 or times[b] - times[a] != 1
-        restarted = any(
-            uptime[i] is not None and uptime[a] is not None and uptime[i] < uptime[a]
-            for i in range(a + 1, b + 1)
-        )
-        assert apart or restarted, (p, q)
-        assert q.after == ("restart" if restarted else "gap") or apart
+        # a break only where time_s jumps or the server restarted
+        between = range(p.stop, q.start + 1)
+        jump = any(times[i] - times[i - 1] != 1 for i in between)
+        known = [uptime[i] for i in range(p.stop - 1, q.start + 1) if uptime[i] is not None]
+        restarted = any(b < a for a, b in zip(known, known[1:], strict=False))
+        assert jump or restarted, (p, q)
+        if restarted:
+            assert q.after == "restart", (p, q)
     for p in checked.pieces:  # inside a piece: one second apart, Uptime never back
         assert all(times[i + 1] - times[i] == 1 for i in range(p.start, p.stop - 1))
         ups = [u for u in uptime[p.start : p.stop] if u is not None]
         assert ups == sorted(ups)
-    breaks = len(checked.pieces) - 1
-    assert sum(note.startswith(("No load", "The server restarted")) for note in checked.notes) == (
-        breaks
+    breaks = sum(
+        n.startswith("The server restarted") or "separate pieces" in n for n in checked.notes
     )
+    assert breaks == len(checked.pieces) - 1
+    bridges = sum("runs through them" in n for n in checked.notes)
+    assert bridges == sum(len(replay_check._stretches(p.bridged)) for p in checked.pieces)
 
 
 @pytest.mark.parametrize(
@@ -475,25 +481,30 @@ def _null_rows(s: pl.DataFrame, first: int, last: int) -> pl.DataFrame:
     )
 
 
-def test_a_reconnect_gap_is_left_out_not_replayed_as_idle():
+def test_a_reconnect_gap_is_run_through_and_left_out():
     name = "hotset-iocmax400"
     rec = Recording.read(REF / f"{name}.parquet")
     gapped = _with(rec, _null_rows(rec.series, 40, 42))
     sc = scenario_for(rec, **WORKLOAD, **HOT)
     r = fs.replay(gapped, sc)
-    assert [(s.first_s, s.last_s, s.after) for s in r.segments] == [
-        (1, 39, "start"),
-        (44, 90, "gap"),
-    ]
-    assert any("No load recorded from 40 to 43 s" in n for n in r.notes), r.notes
+    assert [(s.first_s, s.last_s, s.after) for s in r.segments] == [(1, 90, "start")]
+    assert (
+        "No load recorded from 40 to 43 s (rows without dml_reads / dml_updates, as a lost "
+        "connection leaves): the model runs through them at the load of 39 s, and they are "
+        "left out of every comparison."
+    ) in r.notes
     assert r.model.filter(pl.col("time_s").is_between(40, 43))["dml_updates"].null_count() == 4
-    # the gap is left out of the comparison, and the piece after it starts from the dirty
-    # pool and the checkpoint age the server had (treated as idle, adaptive flushing was -44 %)
+    # The server ran on through the gap: so does the model, and the comparison over the other
+    # seconds is the whole recording's. Measured: adaptive flushing -2.0 % (whole recording
+    # -2.1 %; as idle seconds, the code before: +2.1 %; as separate pieces: -10.6 %),
+    # checkpoint age -3.7 % (-3.7 %; +7.6 %; -1.6 %).
+    clean = replayed(name)
+    err = dict(zip(*r.errors().select("column", "error_pct"), strict=True))
+    want = dict(zip(*clean.errors().select("column", "error_pct"), strict=True))
+    for c in ("buffer_flush_adaptive_total_pages", "log_lsn_checkpoint_age"):
+        assert err[c] == pytest.approx(want[c], abs=1.0), (c, err[c], want[c])
     real, model = r.updates_per_page_flushed()
     assert model == pytest.approx(real, rel=0.25), (real, model)
-    err = dict(zip(*r.errors().select("column", "error_pct"), strict=True))
-    assert abs(err["log_lsn_checkpoint_age"]) < 15.0, err
-    assert abs(err["buffer_flush_adaptive_total_pages"]) < 25.0, err
 
 
 def test_dropped_seconds_are_a_gap_named_in_the_report(tmp_path, capsys):
@@ -505,8 +516,11 @@ def test_dropped_seconds_are_a_gap_named_in_the_report(tmp_path, capsys):
     sets = [f"--set={k}={v}" for k, v in {**WORKLOAD, **HOT}.items()]
     assert main(["replay", str(path), *sets]) == 0
     out = capsys.readouterr().out
-    assert "note: No load recorded from 20 to 60 s (time_s jumps from 19 to 61 s)." in out
-    assert "note: Replayed 49 of 49 recorded seconds in 2 piece(s)" in out
+    assert (
+        "note: No load recorded from 20 to 60 s (time_s jumps from 19 to 61 s): the two sides "
+        "are replayed as separate pieces, each from its own warm-up."
+    ) in out
+    assert "note: Compared 49 of 49 recorded seconds, replayed in 2 piece(s)" in out
     r = fs.replay(path, scenario_for(path, **WORKLOAD, **HOT))
     assert [(s.first_s, s.last_s) for s in r.segments] == [(1, 19), (61, 90)]
     assert r.model["time_s"].to_list() == r.real["time_s"].to_list()
@@ -546,7 +560,7 @@ def test_negative_counts_are_left_out_with_a_note():
         "dml_updates, the first at 30 s" in n
         for n in r.notes
     ), r.notes
-    assert [(s.first_s, s.last_s) for s in r.segments] == [(1, 29), (31, 90)]
+    assert [(s.first_s, s.last_s) for s in r.segments] == [(1, 90)]  # 30 s run through
     kept = rec.series.filter((t != 30) & (t != 50))
     real, _ = r.updates_per_page_flushed()
     want = kept["dml_updates"].sum() / pages_flushed(kept).sum()
