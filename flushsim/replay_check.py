@@ -79,8 +79,8 @@ def check(series: pl.DataFrame, interval_s: float = 1.0) -> Checked:
         )
     if len(pieces) > MAX_PIECES:
         raise ValueError(
-            f"the recording breaks into {len(pieces)} pieces (gaps or restarts, the first at "
-            f"{times[pieces[1].start]} s): more than {MAX_PIECES} to replay separately"
+            f"the recording breaks into {len(pieces)} pieces (missing seconds or restarts, "
+            f"the first at {times[pieces[1].start]} s): more than {MAX_PIECES} to replay apart"
         )
     notes += breaks
     compared = sum(usable[p.start : p.stop].count(True) for p in pieces)
