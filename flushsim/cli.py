@@ -76,14 +76,17 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser(
         "replay", help="run the model under a recording's own load and compare the two"
     )
-    rp.add_argument("recording", help="a recording made by `record` (FILE.parquet)")
+    rp.add_argument("recording", help="a recording made by `record` (FILE.parquet or FILE.csv)")
     _add_set(
         rp,
         "the workload a recording cannot know (e.g. --set workload=hotset --set "
         "table_rows=300000), or a server knob to change (repeatable)",
     )
-    rp.add_argument("--engine", choices=params.ENGINES, help="default: the recording's")
+    rp.add_argument(
+        "--engine", choices=params.ENGINES, help="default: the recording's (a CSV file needs it)"
+    )
     rp.add_argument("--out", help="write server and model per second (long) to FILE.parquet/.csv")
+    rp.add_argument("--force", action="store_true", help="replace an existing --out")
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
     kn.add_argument("--engine", default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
@@ -215,10 +218,11 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from .outputs import check_output, write_frame
     from .replay import replay, scenario_for
 
-    if args.out and not args.out.endswith((".csv", ".parquet")):
-        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    if args.out is not None:
+        check_output(args.out, suffixes=(".csv", ".parquet"), force=args.force)
     result = replay(
         args.recording, scenario_for(args.recording, args.engine, **_overrides(args.set))
     )
@@ -232,12 +236,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     )
     with _wide():
         print(result.errors())
-    if args.out:
+    if args.out is not None:
         table = result.side_by_side()
-        if args.out.endswith(".parquet"):
-            table.write_parquet(args.out)
-        else:
-            table.write_csv(args.out)
+        write_frame(table, args.out)
         print(f"wrote {table.height} rows (time_s, column, real, model) to {args.out}")
     return 0
 

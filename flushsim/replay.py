@@ -26,8 +26,15 @@ and replay() cuts it off (`Replay.warmup_s` whole seconds):
 2. if the recording's first second changed no rows but shows dirty pages, an update of every
    row of the first `start_dirty_pages` pages (default: that second's dirty pages plus the pages
    it flushed), spread over one second, standing for the load that dirtied them before the
-   recording began. A first second with row changes starts from a clean pool;
+   recording began. A first second with row changes starts from a clean pool; a piece after
+   seconds missing from the file (`replay_check`) starts from the dirty pages the server had,
+   being mid-load;
 3. at least half a second without load, then the recording's first second.
+
+A broken recording is checked first (`replay_check`): what cannot be replayed is refused in
+one line naming the second; seconds without load are run through at the load of the second
+before and left out of the comparison; seconds missing from the file and server restarts cut
+it into pieces, each replayed from its own warm-up; the notes say so.
 
 Simplifications: the warm-up's own flushing also runs (as the server's did while it was
 dirtied), so the model can start with somewhat fewer dirty pages than the server; undo and
@@ -43,7 +50,7 @@ from pathlib import Path
 
 import polars as pl
 
-from . import params
+from . import params, replay_check
 from .amplification import PAGES_FLUSHED_COLUMNS
 from .run import Run, simulate
 from .scenario import Event, Scenario
@@ -64,10 +71,33 @@ FLUSHING_COLUMNS = (
 )
 # End-of-second values rather than per-second counts.
 GAUGES = frozenset({"buffer_pool_pages_dirty", "buffer_pool_pages_free", "log_lsn_checkpoint_age"})
-LOAD_COLUMNS = ("dml_reads", "dml_updates")
+LOAD_COLUMNS = replay_check.LOAD_COLUMNS
 DIRTY_WARMUP_S = 1.0  # the warm-up's update is spread over this long
 QUIET_S = 0.5  # at least this long without load before the recording's first second
 MAX_WARMUP_S = 3600
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of the recording and the simulation that replayed it.
+
+    Attributes:
+        first_s: time_s of its first second.
+        last_s: time_s of its last second.
+        after: what came before it: "start", "gap" (seconds without load) or "restart".
+        run: the simulation, warm-up included.
+        warmup_s: seconds of warm-up before its first second.
+        start_data_pages: pages the warm-up read into the pool.
+        start_dirty_pages: pages the warm-up dirtied (0: started clean).
+    """
+
+    first_s: int
+    last_s: int
+    after: str
+    run: Run
+    warmup_s: int
+    start_data_pages: int
+    start_dirty_pages: int
 
 
 @dataclass(frozen=True)
@@ -75,13 +105,15 @@ class Replay:
     """A recording and the model driven by its load.
 
     Attributes:
-        real: the recording's per-second series (time_s = 1..N).
-        model: the model's series over the same seconds (warm-up cut off, time_s = 1..N).
-        run: the whole simulation, warm-up included (its Scenario shows every timeline event).
-        warmup_s: seconds of warm-up before the recording's first second.
-        start_data_pages: pages the warm-up read into the pool.
-        start_dirty_pages: pages the warm-up dirtied (0: started clean).
-        notes: what replay() assumed or could not do, in plain words.
+        real: the recording's per-second series (negative values left out as null).
+        model: the model's series on the same rows (time_s as the recording's); null in the
+            seconds no piece replayed (gaps).
+        run: the first piece's simulation, warm-up included (its Scenario shows every event).
+        warmup_s: seconds of warm-up before the first piece.
+        start_data_pages: pages the first warm-up read into the pool.
+        start_dirty_pages: pages the first warm-up dirtied (0: started clean).
+        notes: what replay() assumed, handled or could not do, in plain words.
+        segments: every piece replayed (one unless the recording has gaps or restarts).
     """
 
     real: pl.DataFrame
@@ -91,6 +123,7 @@ class Replay:
     start_data_pages: int
     start_dirty_pages: int
     notes: tuple[str, ...] = field(default=())
+    segments: tuple[Segment, ...] = field(default=())
 
     def columns(self) -> list[str]:
         """The flushing columns both sides have, in FLUSHING_COLUMNS order."""
@@ -124,9 +157,12 @@ class Replay:
         """
         rows = []
         for c in self.columns():
-            real = self.real[c].cast(pl.Float64)
-            model = self.model[c].cast(pl.Float64)
-            rm, mm = float(real.mean()), float(model.mean())
+            both = pl.DataFrame(
+                {"real": self.real[c].cast(pl.Float64), "model": self.model[c].cast(pl.Float64)}
+            ).drop_nulls()  # seconds a gap left out, on either side
+            real, model = both["real"], both["model"]
+            rm = float(real.mean()) if both.height else None
+            mm = float(model.mean()) if both.height else None
             rows.append(
                 {
                     "column": c,
@@ -134,7 +170,7 @@ class Replay:
                     "real_mean": rm,
                     "model_mean": mm,
                     "error_pct": 100.0 * (mm - rm) / rm if rm else None,
-                    "mae": float((model - real).abs().mean()),
+                    "mae": float((model - real).abs().mean()) if both.height else None,
                 }
             )
         return pl.DataFrame(
@@ -151,9 +187,15 @@ class Replay:
 
     def updates_per_page_flushed(self, first_s: int = 1) -> tuple[float, float]:
         """(server, model) rows changed per page written, from second `first_s` to the end."""
+        # the same seconds on both sides: those replayed, with every figure present
+        keep = pl.Series([True] * self.real.height)
+        for df in (self.real, self.model):
+            for c in ("dml_updates", *PAGES_FLUSHED_COLUMNS):
+                if c in df.columns:
+                    keep &= df[c].is_not_null()
         out = []
         for df in (self.real, self.model):
-            part = df.filter(pl.col("time_s") >= first_s)
+            part = df.filter(keep & (df["time_s"] >= first_s))
             flushed = sum(float(part[c].sum()) for c in PAGES_FLUSHED_COLUMNS if c in part.columns)
             out.append(float(part["dml_updates"].sum()) / flushed if flushed else math.inf)
         return out[0], out[1]
@@ -171,8 +213,17 @@ def scenario_for(recording, engine: str | None = None, **knobs: object) -> Scena
     from .live.config import read_variables
 
     rec = _recording(recording)
+    engine = engine or rec.engine
+    if not engine:
+        raise ValueError(
+            "the recording does not say which server it came from (a CSV file holds the "
+            f"series alone): pass the engine ({', '.join(params.ENGINES)})"
+        )
+    if not rec.variables:
+        fields = {k: knobs.pop(k) for k in ("seconds", "seed", "name") if k in knobs}
+        return Scenario(engine=engine, knobs=knobs, **fields)
     text = "".join(f"{k}\t{v}\n" for k, v in rec.variables.items())
-    return read_variables(text, engine or rec.engine, **knobs).scenario
+    return read_variables(text, engine, **knobs).scenario
 
 
 def replay(
@@ -196,20 +247,13 @@ def replay(
 
     Raises:
         TypeError: `scenario` is not a Scenario.
-        ValueError: the recording has no rows, lacks the load columns, was not sampled once a
-            second, or a start figure is negative.
+        ValueError: the recording cannot be replayed (`replay_check`: no rows, no load
+            columns, not once a second, time_s out of order...), or a start figure is negative.
     """
     rec = _recording(recording)
     if not isinstance(scenario, Scenario):
         raise TypeError(f"replay() takes a Scenario, not {type(scenario).__name__}")
-    real = rec.series
-    if real.height == 0:
-        raise ValueError("the recording has no samples")
-    missing = [c for c in (*LOAD_COLUMNS, "time_s") if c not in real.columns]
-    if missing:
-        raise ValueError(f"the recording lacks the load columns {', '.join(missing)}")
-    if abs(float(getattr(rec, "interval_s", 1.0)) - 1.0) > 1e-9:
-        raise ValueError(f"replay needs one sample a second, not every {rec.interval_s:g} s")
+    checked = replay_check.check(rec.series, getattr(rec, "interval_s", 1.0))
     for name, value in (
         ("start_data_pages", start_data_pages),
         ("start_dirty_pages", start_dirty_pages),
@@ -217,9 +261,75 @@ def replay(
         if value is not None and (not isinstance(value, int) or value < 0):
             raise ValueError(f"{name}={value!r} must be a whole number of pages >= 0")
 
-    notes: list[str] = []
-    if rec.engine != scenario.engine:
+    notes = [*_recording_notes(rec, scenario), *checked.notes]
+    segments: list[Segment] = []
+    models: list[pl.DataFrame] = []
+    for n, piece in enumerate(checked.pieces):
+        part = checked.real.slice(piece.start, piece.stop - piece.start)
+        first = n == 0
+        segment, model, piece_notes = _replay_piece(
+            part.with_columns(pl.col(c).forward_fill() for c in LOAD_COLUMNS),
+            scenario,
+            piece.after,
+            start_data_pages if first else None,
+            start_dirty_pages if first else None,
+            kernel,
+        )
+        where = "" if len(checked.pieces) == 1 else f"From {segment.first_s} s: "
+        notes += [where + note for note in piece_notes]
+        bridged = [checked.real["time_s"][i] for i in piece.bridged]
+        blank = [pl.lit(None).alias(c) for c in model.columns if c != "time_s"]
+        gone = model.filter(pl.col("time_s").is_in(bridged)).with_columns(blank)
+        model = pl.concat([model.filter(~pl.col("time_s").is_in(bridged)), gone]).sort("time_s")
+        segments.append(segment)
+        models.append(model)
+    model = checked.real.select("time_s").join(
+        pl.concat(models, how="diagonal_relaxed"), on="time_s", how="left"
+    )
+    head = segments[0]
+    return Replay(
+        real=checked.real,
+        model=model,
+        run=head.run,
+        warmup_s=head.warmup_s,
+        start_data_pages=head.start_data_pages,
+        start_dirty_pages=head.start_dirty_pages,
+        notes=tuple(notes),
+        segments=tuple(segments),
+    )
+
+
+def _recording_notes(rec, scenario: Scenario) -> list[str]:
+    """What the recording's own metadata says that a reader of the comparison should know."""
+    notes = []
+    if not rec.engine:
+        notes.append(
+            "The recording holds no server variables (a CSV file): the model runs "
+            f"{scenario.engine} with the scenario's knobs, flushsim's defaults unless given."
+        )
+    elif rec.engine != scenario.engine:
         notes.append(f"The recording is from {rec.engine}; the model runs {scenario.engine}.")
+    ended = getattr(rec, "ended", "complete")
+    if ended == "in progress":
+        notes.append(
+            "The recorder did not finish this file (it was killed while recording): it holds "
+            f"the {rec.series.height} seconds saved before."
+        )
+    elif ended != "complete":
+        notes.append(f"The recording ended early ({ended}) after {rec.series.height} seconds.")
+    return notes
+
+
+def _replay_piece(
+    real: pl.DataFrame,
+    scenario: Scenario,
+    after: str,
+    start_data_pages: int | None,
+    start_dirty_pages: int | None,
+    kernel: str,
+) -> tuple[Segment, pl.DataFrame, list[str]]:
+    """Run one piece of the recording from its own warm-up; the model on its seconds."""
+    notes: list[str] = []
     v = scenario.values
     rows, rpp = int(v["table_rows"]), int(v["rows_per_page"])
     table_pages = -(-rows // rpp)
@@ -229,7 +339,10 @@ def replay(
         start_data_pages = min(int(first.get("buffer_pool_pages_data") or 0), table_pages)
     if start_dirty_pages is None:
         start_dirty_pages = 0
-        if first_changes == 0:
+        if after == "gap":
+            # the server was mid-load: start from the dirty pages it had
+            start_dirty_pages = int(first.get("buffer_pool_pages_dirty") or 0)
+        elif first_changes == 0:
             # a recording has no single-page column: get() gives None for it
             flushed = sum(int(first.get(c) or 0) for c in PAGES_FLUSHED_COLUMNS)
             start_dirty_pages = int(first.get("buffer_pool_pages_dirty") or 0) + flushed
@@ -257,12 +370,17 @@ def replay(
     load = _load_events(real, v, warmup_s)
     if not any(e.action == "start_workload" or e.knobs for e in load):
         notes.append("The recording has no row reads or changes: the model runs idle.")
-    own = tuple(Event(e.at + warmup_s, e.action, e.knobs) for e in scenario.timeline)
+    # the recording's clock: second `at` of the user's timeline is this piece's second
+    # at - offset (an event before the piece applies from its start)
+    offset = int(real["time_s"][0]) - 1
+    own = tuple(
+        Event(max(0.0, e.at - offset) + warmup_s, e.action, e.knobs) for e in scenario.timeline
+    )
     events = sorted((*warm, *load, *own), key=lambda e: e.at)  # stable: same-time order kept
     full = scenario.replace(timeline=tuple(events), seconds=warmup_s + real.height)
     run = simulate(full, kernel=kernel)
     model = run.series.filter(pl.col("time_s") > warmup_s).with_columns(
-        (pl.col("time_s") - warmup_s).alias("time_s")
+        (pl.col("time_s") - warmup_s + offset).alias("time_s")
     )
     at_start = run.series.filter(pl.col("time_s") == warmup_s)
     if start_data_pages and at_start.height:
@@ -272,15 +390,16 @@ def replay(
                 f"The warm-up left {got:,} pages in the pool, not {start_data_pages:,}: "
                 f"the pool or the device is too small for the scan."
             )
-    return Replay(
-        real=real,
-        model=model,
+    segment = Segment(
+        first_s=int(real["time_s"][0]),
+        last_s=int(real["time_s"][-1]),
+        after=after,
         run=run,
         warmup_s=warmup_s,
         start_data_pages=start_data_pages,
         start_dirty_pages=start_dirty_pages,
-        notes=tuple(notes),
     )
+    return segment, model, notes
 
 
 def _recording(recording):
@@ -354,12 +473,16 @@ def _load_events(real: pl.DataFrame, v, warmup_s: int) -> list[Event]:
     changes = real["dml_updates"].fill_null(0).to_list()
     lsn = real["log_lsn_current"].to_list() if "log_lsn_current" in real.columns else None
     redo = [None] * len(reads)
-    if lsn is not None and None not in lsn:
+    known = [x for x in lsn if x is not None] if lsn is not None else []
+    if len(known) > 1:
         for i in range(1, len(lsn)):
+            # a bridged second has no LSN: the knob keeps the value of the second before
+            if lsn[i] is None or lsn[i - 1] is None:
+                continue
             if changes[i] > 0 and lsn[i] >= lsn[i - 1]:
                 redo[i] = (lsn[i] - lsn[i - 1]) / changes[i]
         total = sum(c for i, c in enumerate(changes) if i > 0 and redo[i] is not None)
-        mean = (lsn[-1] - lsn[0]) / total if total else None
+        mean = (known[-1] - known[0]) / total if total else None
         if changes[0] > 0 and mean:
             redo[0] = mean
     per_trx = int(v["rows_per_trx"])

@@ -32,7 +32,9 @@ Each recording is written with `Recording.write` and then given a second Parquet
 key, "flushsim.reference" (JSON: name, description, server options, preparation, workload
 and what it achieved, MariaDB version); `Recording.read` ignores it. Machine-specific values
 in the saved SHOW GLOBAL VARIABLES (the private server's folder, the host name) are replaced
-by "<private-server>" and "<host>".
+by "<private-server>" and "<host>" (the recorder now keeps neither `hostname` nor `datadir`, but
+innodb_* paths can hold the folder). A file is replaced only once it is complete (written
+aside, then renamed over the old one).
 
 Usage (2 cores: run nothing else heavy meanwhile; about 10 minutes for all):
     source scripts/env.sh
@@ -59,7 +61,7 @@ from typing import Any
 
 import polars as pl
 
-from flushsim.live.recorder import Recording, record
+from flushsim.live.recorder import Recording, exit_status, record
 from flushsim.live.server import (
     DEFAULT_OPTIONS,
     PrivateMariaDB,
@@ -68,6 +70,7 @@ from flushsim.live.server import (
     prepare_table,
     run_workload,
 )
+from flushsim.outputs import atomic_path
 
 TABLE_ROWS = 300_000
 DATABASE = "flushsim_wl"
@@ -258,11 +261,13 @@ def _scrub(rec: Recording, folder: Path) -> Recording:
 
 
 def write_recording(rec: Recording, path: Path, reference: dict[str, Any]) -> Path:
-    """`Recording.write`, then the same file again with a "flushsim.reference" key added."""
-    rec.write(path)
-    meta = pl.read_parquet_metadata(path)
-    meta["flushsim.reference"] = json.dumps(reference, sort_keys=True)
-    pl.read_parquet(path).write_parquet(path, metadata=meta)
+    """`Recording.write` with a "flushsim.reference" key added, replacing `path` atomically."""
+    with tempfile.TemporaryDirectory(prefix="flushsim-ref-") as tmp:
+        plain = rec.write(Path(tmp) / path.name)
+        meta = pl.read_parquet_metadata(plain)
+        meta["flushsim.reference"] = json.dumps(reference, sort_keys=True)
+        with atomic_path(path) as out:
+            pl.read_parquet(plain).write_parquet(out, metadata=meta)
     return path
 
 
@@ -364,6 +369,9 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
                     stop.set()
                     if loader is not None:
                         loader.join(timeout=30)
+            if rec.ended.startswith("interrupted by "):
+                # Ctrl-C / SIGTERM during record(): stop the whole run (the servers stop too)
+                raise SystemExit(exit_status(rec.ended))
             if load_errors:
                 raise RuntimeError(f"{spec.name}: the workload failed") from load_errors[0]
             if rec.series.height != spec.seconds:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import pickle
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -42,7 +45,7 @@ from flushsim.live.recorder import (
 from flushsim.run import MARIADB_STATUS
 
 SECRET = "s3cr3t-Pw#42"
-ALLOWED = set(COLUMNS) | set(MARIADB_STATUS)
+ALLOWED = set(COLUMNS) | set(MARIADB_STATUS) | {"Uptime"}
 
 
 # ---------------------------------------------------------------- the fake server
@@ -101,6 +104,7 @@ class FakeServer:
         self.reset_at: float | None = None  # counters restart from zero at this elapsed time
         self.query_s = 0.0  # each statement takes this long (s)
         self.metrics_denied = False
+        self.variables_denied = False
         self.enabled = {
             "buffer_pool_pages_total": True,
             "buffer_flush_adaptive_total_pages": False,
@@ -191,13 +195,18 @@ class FakeCursor:
             server.generation += 1
         if self.conn.generation != server.generation or self.conn.closed:
             raise OperationalError(2013, "Lost connection to MySQL server during query")
+        if sql == "SHOW GLOBAL VARIABLES" and server.variables_denied:
+            raise OperationalError(1227, f"Access denied ({SECRET})")
         if sql == "SHOW GLOBAL VARIABLES":
             self._pairs(
                 {
                     "version": server.version,
                     "innodb_buffer_pool_size": 134_217_728,
                     "innodb_page_size": 16_384,
+                    "innodb_io_capacity": 200,
+                    "innodb_adaptive_flushing": "ON",
                     "wsrep_sst_auth": f"rec:{SECRET}",
+                    "init_connect": f"SET @pw = '{SECRET}'",
                 }
             )
         elif sql == "SHOW GLOBAL STATUS":
@@ -303,7 +312,7 @@ def test_mysql_names_and_metric_status_column(clock):
 
 
 def test_interval_other_than_one_second(server):
-    s = run(server, seconds=3, interval_s=2.0).series
+    s = run(server, seconds=6, interval_s=2.0).series  # wall seconds: 3 samples
     assert s["time_s"].to_list() == [2, 4, 6]
     assert s["dml_updates"].to_list() == [500.0] * 3  # per second, not per interval
     assert s["buffer_pool_pages_dirty"].to_list() == [120, 140, 160]
@@ -451,7 +460,8 @@ def test_the_password_never_shows(server, capsys, tmp_path):
     out = capsys.readouterr()
     texts += [out.out, out.err]
     assert not [t for t in texts if SECRET in t]
-    assert rec.variables["wsrep_sst_auth"] == "rec:***"
+    # a credential-holding variable is never kept, rather than kept and starred out
+    assert "wsrep_sst_auth" not in rec.variables
 
 
 def test_a_failed_login_does_not_echo_the_password(clock):
@@ -461,7 +471,7 @@ def test_a_failed_login_does_not_echo_the_password(clock):
     with pytest.raises(RecorderError) as info:
         record(connect=refuse, user="u", password=SECRET, seconds=1)
     exc = info.value
-    assert "Access denied" in str(exc)
+    assert "error 1045: access denied" in str(exc)
     assert SECRET not in str(exc) and SECRET not in repr(exc)
     assert exc.__cause__ is None and exc.__suppress_context__
     assert SECRET not in "".join(traceback.format_exception(exc))
@@ -470,7 +480,7 @@ def test_a_failed_login_does_not_echo_the_password(clock):
 def test_the_secret_wrapper_hides_itself():
     s = recorder._Secret(SECRET)
     assert SECRET not in repr(s) + str(s) + f"{s}"
-    assert s.scrub(f"x {SECRET} y") == "x *** y"
+    assert not hasattr(s, "scrub")  # nothing is starred out afterwards: it is never formatted in
     with pytest.raises(TypeError):
         pickle.dumps(s)
 
@@ -596,6 +606,175 @@ def test_cli_has_no_password_option_and_writes_the_file(server, tmp_path, monkey
     assert "2 rows" in printed.out and SECRET not in printed.out + printed.err
 
 
+# ---------------------------------------------------------------- issue #34: timing, files, signals
+
+
+@pytest.mark.parametrize(
+    ("seconds", "interval"),
+    [
+        (60, math.inf),
+        (60, math.nan),
+        (60, 1e-9),
+        (60, 0),
+        (60, -1),
+        (math.inf, 1),
+        (0, 1),
+        (5, 10),
+        (86_401, 1),
+        (60, 3601),
+        (True, 1),
+    ],
+)
+def test_timing_out_of_range_is_one_line_before_connecting(server, seconds, interval):
+    with pytest.raises(ValueError, match=r"^--seconds .* --interval .*: the interval must be"):
+        run(server, seconds=seconds, interval_s=interval)
+    assert server.passwords == []  # never connected
+
+
+def test_seconds_are_wall_seconds(server):
+    assert run(server, seconds=5.5).series.height == 5
+    assert run(server, seconds=3, interval_s=0.5).series["time_s"].to_list() == [
+        0.5,
+        1.0,
+        1.5,
+        2.0,
+        2.5,
+        3.0,
+    ]
+    assert recorder.check_timing(60, 0.1) == 600
+
+
+def test_the_output_is_checked_before_connecting(server, tmp_path):
+    existing = tmp_path / "old.parquet"
+    existing.write_bytes(b"the user's data")
+    for out, message in (
+        (existing, "exists: pass --force"),
+        (tmp_path / "missing" / "x.parquet", "does not exist"),
+        (tmp_path / "x.json", "must end in .parquet or .csv"),
+        (tmp_path, "is a directory"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            run(server, out=out)
+    assert server.passwords == []
+    assert existing.read_bytes() == b"the user's data"
+    rec = run(server, out=existing, force=True)
+    assert Recording.read(existing).series.equals(rec.series)
+
+
+def test_the_file_is_rewritten_while_recording(server, tmp_path):
+    out = tmp_path / "rec.parquet"
+    seen = {}
+
+    def look(row):
+        if out.exists():
+            back = Recording.read(out)
+            seen[row["time_s"]] = (back.series.height, back.ended)
+
+    rec = run(server, seconds=30, out=out, on_sample=look)
+    # a recorder killed at second k leaves at least k - 6 rows (a write every 5 s at most)
+    assert seen and all(k - 1 - recorder.SAVE_EVERY_S <= h < k for k, (h, _) in seen.items())
+    assert {e for _, e in seen.values()} == {"in progress"}
+    back = Recording.read(out)
+    assert back.ended == "complete" and back.series.equals(rec.series)
+    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_ends_the_recording_like_ctrl_c(server, tmp_path, sig):
+    signum = getattr(signal, sig)
+    before = signal.getsignal(signum)
+    out = tmp_path / "rec.csv"
+
+    def send(row):
+        if row["time_s"] == 3:
+            os.kill(os.getpid(), signum)
+
+    rec = run(server, seconds=20, enable_monitors=True, out=out, on_sample=send)
+    assert rec.ended == f"interrupted by {sig}"
+    assert recorder.exit_status(rec.ended) == 128 + signum
+    assert rec.series["time_s"].to_list() == [1, 2, 3]
+    assert pl.read_csv(out).height == 3
+    # the monitors it enabled are off again, and the handlers are the caller's again
+    assert not any(server.enabled[n] for n in ("buffer_flush_adaptive_total_pages",))
+    assert signal.getsignal(signum) == before
+
+
+def test_monitors_that_cannot_be_disabled_are_named(server):
+    server.down = [(3.5, 1e9)]
+    with pytest.warns(RecorderWarning) as caught:
+        rec = run(server, seconds=8, enable_monitors=True)
+    assert rec.ended == "lost server"
+    text = " ".join(str(w.message) for w in caught)
+    assert "could not disable the INNODB_METRICS counters buffer_flush_adaptive_total_pages" in text
+
+
+def test_a_lost_server_exits_non_zero_with_the_rows_written(server, tmp_path, monkeypatch, capsys):
+    from flushsim.cli import main
+
+    server.down = [(3.5, 1e9)]
+    real = recorder.record
+    monkeypatch.setattr(recorder, "record", lambda **kw: real(connect=server.connect, **kw))
+    monkeypatch.setenv("MYSQL_PWD", SECRET)
+    out = tmp_path / "rec.parquet"
+    assert main(["record", "--seconds", "8", "--out", str(out)]) == 1
+    printed = capsys.readouterr()
+    assert "(lost server)" in printed.out and "kept the 3 rows" in printed.err
+    back = Recording.read(out)
+    assert back.ended == "lost server" and back.series.height == 3
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--interval", "inf"],
+        ["--interval", "1e-9"],
+        ["--seconds", "nan"],
+        ["--out", "/nonexistent/x.parquet"],
+        ["--out", "x.txt"],
+    ],
+)
+def test_cli_record_bad_input_is_one_line(argv, capsys, monkeypatch, tmp_path):
+    from flushsim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    connected = []
+    monkeypatch.setattr(recorder, "_pymysql_connect", lambda **kw: connected.append(kw))
+    args = ["record", "--out", "rec.parquet", *argv]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+    assert connected == []
+
+
+@pytest.mark.parametrize("password", ["200", "ON", "1", "10.11", "rec"])
+def test_a_password_that_is_also_a_value_changes_nothing(clock, password):
+    server = FakeServer(clock)
+    rec = run(server, password=password)
+    assert server.passwords[0] == password
+    assert rec.variables["innodb_io_capacity"] == "200"
+    assert rec.variables["innodb_adaptive_flushing"] == "ON"
+    assert rec.server_version == "10.11.19-MariaDB-0+deb12u1" and rec.engine == "mariadb-10.11"
+    assert not {"wsrep_sst_auth", "init_connect"} & set(rec.variables)
+    assert "***" not in json.dumps(rec.variables)
+
+
+def test_a_refusal_at_the_start_is_one_line(server):
+    server.variables_denied = True
+    with pytest.raises(RecorderError) as info:
+        run(server)
+    assert str(info.value) == (
+        "cannot read 127.0.0.1:3306's variables: error 1227: access denied: the login lacks a "
+        "privilege (PROCESS to read INNODB_METRICS, SUPER for --enable-monitors)"
+    )
+
+
+def test_only_flushing_variables_are_kept():
+    kept = ["innodb_io_capacity", "INNODB_LOG_FILE_SIZE", "version", "version_comment"]
+    dropped = ["wsrep_sst_auth", "init_connect", "hostname", "datadir", "server_audit_logging"]
+    assert all(recorder.kept_variable(n) for n in kept)
+    assert not any(recorder.kept_variable(n) for n in dropped)
+
+
 # ---------------------------------------------------------------- a real MariaDB
 
 
@@ -687,7 +866,7 @@ def test_records_a_private_mariadb_end_to_end(mariadb, tmp_path, monkeypatch, ca
     for text in (repr(rec), json.dumps(rec.variables), out.out, out.err, str(path.read_bytes())):
         assert db.password not in text
     wrong = "wrong-" + db.password
-    with pytest.raises(RecorderError, match="Access denied") as info:
+    with pytest.raises(RecorderError, match="error 1045: access denied") as info:
         record(host=db.host, port=db.port, user=db.user, password=wrong, seconds=1)
     assert wrong not in str(info.value)
     assert time.monotonic() - started < 40
@@ -752,3 +931,146 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+# ---------------------------------------------------------------- signals on a real MariaDB
+
+ROOT = Path(__file__).resolve().parent.parent
+MONITOR_USER = "flushsim_mon"
+
+
+def _monitor_login(db, folder: Path) -> Path:
+    """An option file for a login that may switch monitors (PROCESS, SUPER)."""
+    password = "mon-" + db.password
+    conn = db.connect_root()
+    with conn.cursor() as cur:
+        who = f"'{MONITOR_USER}'@'127.0.0.1'"
+        cur.execute(f"CREATE USER IF NOT EXISTS {who} IDENTIFIED BY %s", (password,))
+        cur.execute(f"GRANT PROCESS, SUPER ON *.* TO {who}")
+    conn.close()
+    path = folder / "mon.cnf"
+    path.write_text(
+        f'[client]\nuser = {MONITOR_USER}\npassword = "{password}"\nhost = 127.0.0.1\n'
+        f"port = {db.port}\n"
+    )
+    path.chmod(0o600)
+    return path
+
+
+def _enabled_metrics(db) -> set[str]:
+    conn = db.connect_root()
+    with conn.cursor() as cur:
+        cur.execute("SELECT NAME FROM information_schema.INNODB_METRICS WHERE ENABLED = 1")
+        names = {r[0] for r in cur.fetchall()}
+    conn.close()
+    return names
+
+
+def _start_recorder(db, option_file: Path, out: Path, seconds: int = 120) -> subprocess.Popen:
+    env = {k: v for k, v in os.environ.items() if k != "MYSQL_PWD"}
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "flushsim",
+            "record",
+            "--port",
+            str(db.port),
+            "--option-file",
+            str(option_file),
+            "--seconds",
+            str(seconds),
+            "--enable-monitors",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _rows_when(out: Path, proc: subprocess.Popen, rows: int, timeout_s: float = 90) -> int:
+    """Wait until the file being recorded holds at least `rows` rows; how many it holds."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            height = Recording.read(out).series.height
+        except (FileNotFoundError, ValueError):
+            height = 0
+        if height >= rows:
+            return height
+        time.sleep(0.2)
+    raise AssertionError(f"the recorder wrote fewer than {rows} rows in {timeout_s} s")
+
+
+@pytest.mark.mariadb
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_to_the_recorder_writes_its_rows_and_restores_the_monitors(mariadb, tmp_path, sig):
+    signum = getattr(signal, sig)
+    before = _enabled_metrics(mariadb)
+    out = tmp_path / "rec.parquet"
+    proc = _start_recorder(mariadb, _monitor_login(mariadb, tmp_path), out)
+    try:
+        _rows_when(out, proc, 1)
+        time.sleep(2.5)
+        during = _enabled_metrics(mariadb)
+        proc.send_signal(signum)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert during > before  # the recorder had switched counters on
+    assert proc.returncode == 128 + signum, stderr
+    assert f"(interrupted by {sig})" in stdout and "Traceback" not in stderr
+    rec = Recording.read(out)
+    assert rec.ended == f"interrupted by {sig}"
+    assert rec.series.height >= 3 and "buffer_flush_adaptive_total_pages" in rec.series.columns
+    assert _enabled_metrics(mariadb) == before  # switched off again
+    assert not list(tmp_path.glob(".rec*"))  # no temporary file left
+
+
+@pytest.mark.mariadb
+def test_a_killed_recorder_leaves_the_rows_it_saved(mariadb, tmp_path):
+    before = _enabled_metrics(mariadb)
+    out = tmp_path / "rec.parquet"
+    proc = _start_recorder(mariadb, _monitor_login(mariadb, tmp_path), out)
+    try:
+        _rows_when(out, proc, 7)  # the second write at least (one every 5 s)
+        time.sleep(1.0)
+        proc.kill()  # SIGKILL: no handler runs
+        proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    rec = Recording.read(out)
+    assert rec.ended == "in progress" and rec.series.height >= 7
+    assert rec.series["time_s"].to_list() == list(range(1, rec.series.height + 1))
+    # what SIGKILL cannot do: the counters it enabled stay on (the README says how to switch
+    # them off); switched off here for the next test
+    left_on = _enabled_metrics(mariadb) - before
+    assert left_on
+    conn = mariadb.connect_root()
+    with conn.cursor() as cur:
+        for name in left_on:
+            cur.execute(f"SET GLOBAL innodb_monitor_disable = '{name}'")
+    conn.close()
+    assert _enabled_metrics(mariadb) == before
+
+
+@pytest.mark.mariadb
+def test_a_server_killed_mid_recording_exits_non_zero_with_its_rows(tmp_path):
+    with private_mariadb() as db:
+        out = tmp_path / "rec.parquet"
+        proc = _start_recorder(db, db.write_option_file(tmp_path / "my.cnf"), out)
+        try:
+            _rows_when(out, proc, 3)
+            db._proc.kill()  # the server dies: SIGKILL to mariadbd
+            stdout, stderr = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+    assert proc.returncode == 1, stderr
+    assert "(lost server)" in stdout and "could not reconnect" in stderr
+    rec = Recording.read(out)
+    assert rec.ended == "lost server" and rec.series.height >= 3

@@ -35,15 +35,24 @@ M = INNODB_METRICS, read only where the metric is enabled):
   as the simulator counts them); trx_rw_commits ← M (disabled by default).
 - MariaDB runs also carry run.MARIADB_STATUS's names (copies of the S values above), as
   simulate() does.
+- `Uptime` ← S Uptime (a gauge, s since the server started; not a simulate() column): a
+  restart shows as Uptime going back, which replay() needs to know.
 - Never present: the iostat columns (r_s … util_pct, sim_fsyncs: the device's, record them with
   iostat) and the simulator's own `sim_` quantities other than sim_tps.
 
 Safety: only SELECT and SHOW statements run (`check_read_only`); the one exception,
 `SET GLOBAL innodb_monitor_enable/disable`, runs only with `enable_monitors=True`, enables only
-the disabled metrics a column needs, and disables them again at the end. The password is looked
+the disabled metrics a column needs, and disables them again at the end (also on Ctrl-C,
+SIGTERM and SIGHUP, which end a recording like Ctrl-C; not on SIGKILL). The password is looked
 up in this order: the `password` argument (Python only), `MYSQL_PWD`, the option file's
-[client] section, a prompt when stdin is a terminal; it is never printed, logged, put in an
-exception message or kept in the Recording.
+[client] section, a prompt when stdin is a terminal. It is never put into anything the recorder
+formats: an error is shown by its code and the recorder's own words, and of SHOW GLOBAL
+VARIABLES only the variables that describe the server's flushing are kept (`kept_variable`),
+none of which holds a credential.
+
+With `out`, the recording is written as it goes: the file is rewritten atomically every few
+seconds (`SAVE_EVERY_S`), so a recorder killed outright loses at most those seconds, and the
+file says how the recording ended (`Recording.ended`).
 """
 
 from __future__ import annotations
@@ -54,7 +63,9 @@ import json
 import math
 import os
 import re
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Mapping
@@ -65,6 +76,7 @@ from typing import Any
 import polars as pl
 
 from ..kernels.layout import COLUMNS
+from ..outputs import atomic_path, check_output
 from ..params import FlushsimWarning
 from ..run import FLOAT_COLUMNS, MARIADB_STATUS
 from .versions import engine_and_note as _engine_and_note
@@ -75,7 +87,10 @@ __all__ = [
     "RecorderWarning",
     "WriteRefused",
     "check_read_only",
+    "check_timing",
     "engine_for_version",
+    "exit_status",
+    "kept_variable",
     "read_option_file",
     "record",
     "resolve_password",
@@ -182,6 +197,23 @@ SOURCES: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "trx_rw_commits": (COUNTER, ((_M, "trx_rw_commits"),)),
 }
 assert set(SOURCES) <= set(COLUMNS), set(SOURCES) - set(COLUMNS)
+# the server's own quantities that are not simulate() columns
+SERVER_SOURCES = {"Uptime": (GAUGE, ((_S, "Uptime"),))}
+
+# Of SHOW GLOBAL VARIABLES, what describes the server's flushing (what config.read_variables
+# reads): no credential-holding variable (wsrep_sst_auth, init_connect, ...) is kept.
+_KEPT_PREFIXES = ("innodb_", "version")
+_KEPT_NAMES = frozenset(
+    {"log_bin", "sync_binlog", "max_connections", "performance_schema", "large_pages"}
+)
+SUFFIXES = (".parquet", ".csv")
+# how a recording ended (Recording.ended); an interrupted one says by which signal
+COMPLETE, IN_PROGRESS, LOST, REFUSED = "complete", "in progress", "lost server", "refused sample"
+MIN_INTERVAL_S, MAX_INTERVAL_S = 0.1, 3600.0
+MAX_SECONDS = 86_400  # a day a file; a longer watch is recorded as several
+SAVE_EVERY_S = 5.0  # the file is rewritten at least this often while recording (s)
+_SAVE_SHARE = 0.02  # ... and writing takes at most this share of the time
+_WAKE_S = 0.2  # a stop request is noticed within this long (s)
 
 # pymysql / MySQL client error codes of a connection that is gone (not of a refused statement)
 _LOST_CODES = frozenset({1053, 1927, 2002, 2003, 2006, 2013, 2055, 4031})
@@ -196,6 +228,24 @@ _WRITE_HINTS = re.compile(
     r";|\bINTO\b|\bFOR\s+UPDATE\b|\bFOR\s+SHARE\b|\bLOCK\s+IN\s+SHARE\b", re.IGNORECASE
 )
 _MONITOR_SWITCH = re.compile(r"SET GLOBAL innodb_monitor_(enable|disable) = '[A-Za-z0-9_]+'")
+
+# pymysql / server error codes the recorder explains in its own words (it never formats the
+# driver's message, so nothing the driver puts in it is shown)
+_ERROR_TEXT = {
+    1040: "the server has too many connections",
+    1044: "access denied to the database",
+    1045: "access denied: wrong user or password",
+    1130: "this host is not allowed to connect",
+    1142: "a command was denied to this login",
+    1227: "access denied: the login lacks a privilege (PROCESS to read INNODB_METRICS, "
+    "SUPER for --enable-monitors)",
+    1226: "the login has used up its connections",
+    2002: "cannot connect through the socket",
+    2003: "nothing answers at that address and port",
+    2005: "unknown server host",
+    2006: "the server has gone away",
+    2013: "lost the connection during a query",
+}
 
 # the recorder's clock and sleep, module attributes so that tests can replace them
 _clock = time.monotonic
@@ -226,10 +276,6 @@ class _Secret:
         """The password itself, for the connect call only."""
         return self._value
 
-    def scrub(self, text: str) -> str:
-        """Text with every occurrence of the password replaced by ***."""
-        return text.replace(self._value, "***") if self._value else text
-
     def __repr__(self) -> str:
         return "<password hidden>"
 
@@ -246,12 +292,16 @@ class Recording:
     Attributes:
         series: one row per interval, simulate()'s column names and units (see the module
             docstring for the source of each column); `time_s` in s.
-        variables: SHOW GLOBAL VARIABLES at the start, name -> value.
-        server_version: the server's `version` variable, e.g. "10.11.19-MariaDB-0+deb12u1".
-        engine: flushsim's engine name: "mysql-8.0", "mariadb-10.6" or "mariadb-10.11".
+        variables: the kept SHOW GLOBAL VARIABLES at the start (`kept_variable`), name -> value.
+        server_version: the server's `version` variable, e.g. "10.11.19-MariaDB-0+deb12u1"
+            ("" for a CSV file, which holds the series alone).
+        engine: flushsim's engine name: "mysql-8.0", "mariadb-10.6" or "mariadb-10.11" ("" for
+            a CSV file).
         reconnects: connections re-established after a lost one.
         interval_s: sampling interval (s); counters are divided by it.
         started_at: Unix time (s) of the baseline sample, to line up with iostat or logs.
+        ended: "complete"; "interrupted by SIGINT" (SIGTERM, SIGHUP); "lost server"; "refused
+            sample"; "in progress" (the file of a recorder that was killed while recording).
     """
 
     series: pl.DataFrame
@@ -261,56 +311,116 @@ class Recording:
     reconnects: int = 0
     interval_s: float = 1.0
     started_at: float = 0.0
+    ended: str = COMPLETE
 
     def __repr__(self) -> str:
         return (
             f"Recording(engine={self.engine!r}, server_version={self.server_version!r}, "
             f"rows={self.series.height}, columns={self.series.width}, "
-            f"reconnects={self.reconnects})"
+            f"reconnects={self.reconnects}, ended={self.ended!r})"
         )
 
-    def write(self, path: str | Path) -> Path:
-        """Write the series to FILE.parquet (with the rest as metadata) or FILE.csv."""
-        path = Path(path)
-        suffix = path.suffix.lower()
-        if suffix == ".parquet":
-            meta = {
-                "server_version": self.server_version,
-                "engine": self.engine,
-                "reconnects": self.reconnects,
-                "interval_s": self.interval_s,
-                "started_at": self.started_at,
-                "variables": self.variables,
-            }
-            try:
-                self.series.write_parquet(path, metadata={"flushsim.recording": json.dumps(meta)})
-            except TypeError:  # a polars without metadata=: the series alone
-                self.series.write_parquet(path)
-                _warn(f"{path}: this polars cannot store the variables in the Parquet file")
-        elif suffix == ".csv":
-            self.series.write_csv(path)
-        else:
-            raise ValueError(f"{path}: the recording is written as .parquet or .csv")
+    def write(self, path: str | Path, *, force: bool = False) -> Path:
+        """Write the series to FILE.parquet (with the rest as metadata) or FILE.csv, atomically.
+
+        Raises:
+            outputs.OutputError: not .parquet / .csv, no such folder, or the file exists and
+                `force` is False.
+        """
+        path = check_output(path, suffixes=SUFFIXES, force=force, what="recording")
+        with atomic_path(path) as tmp:
+            if path.suffix.lower() == ".csv":
+                self.series.write_csv(tmp)
+            else:
+                meta = {
+                    "server_version": self.server_version,
+                    "engine": self.engine,
+                    "reconnects": self.reconnects,
+                    "interval_s": self.interval_s,
+                    "started_at": self.started_at,
+                    "ended": self.ended,
+                    "variables": self.variables,
+                }
+                self.series.write_parquet(tmp, metadata={"flushsim.recording": json.dumps(meta)})
         return path
 
     @classmethod
     def read(cls, path: str | Path) -> Recording:
-        """A recording written by `write()` to a .parquet file.
+        """A recording written by `write()`: FILE.parquet, or FILE.csv (the series alone).
 
         Raises:
             FileNotFoundError: no such file.
-            ValueError: the file is not a recording written by `write()`.
+            ValueError: the file is not a recording written by `write()` (one line).
         """
-        if not Path(path).is_file():
+        path = Path(path)
+        if not path.is_file():
             raise FileNotFoundError(f"no recording at {path}")
+        what = "written by `python -m flushsim record`"
         try:
-            meta = json.loads(pl.read_parquet_metadata(path)["flushsim.recording"])
-            return cls(series=pl.read_parquet(path), **meta)
-        except (pl.exceptions.PolarsError, KeyError, TypeError, json.JSONDecodeError) as exc:
-            raise ValueError(
-                f"{path} is not a recording written by `python -m flushsim record` "
-                f"({type(exc).__name__})"
-            ) from None
+            if path.suffix.lower() == ".csv":
+                series = pl.read_csv(path, infer_schema_length=None)
+                meta: dict[str, Any] = {"interval_s": _csv_interval(series)}
+                meta |= {"server_version": "", "engine": "", "variables": {}}
+            else:
+                meta = json.loads(pl.read_parquet_metadata(path)["flushsim.recording"])
+                series = pl.read_parquet(path)
+        except (pl.exceptions.PolarsError, KeyError, ValueError, OSError) as exc:
+            raise ValueError(f"{path} is not a recording {what} ({_first_line(exc)})") from None
+        problem = _meta_problem(meta) or (
+            None if "time_s" in series.columns else "no time_s column"
+        )
+        if problem:
+            raise ValueError(f"{path} is not a recording {what} ({problem})")
+        return cls(series=series, **{k: meta[k] for k in _META_TYPES if k in meta})
+
+
+# metadata key -> its type; the first three are required
+_META_TYPES: dict[str, type | tuple[type, ...]] = {
+    "server_version": str,
+    "engine": str,
+    "variables": dict,
+    "reconnects": int,
+    "interval_s": (int, float),
+    "started_at": (int, float),
+    "ended": str,
+}
+
+
+def _meta_problem(meta: object) -> str | None:
+    """What is wrong with a recording's metadata, or None."""
+    if not isinstance(meta, dict):
+        return f"its metadata is a {type(meta).__name__}, not a mapping"
+    for key, kind in _META_TYPES.items():
+        if key not in meta:
+            if key in ("server_version", "engine", "variables"):
+                return f"no {key} in its metadata"
+            continue
+        value = meta[key]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            return f"its {key} is {value!r:.40}, not a {getattr(kind, '__name__', 'number')}"
+    variables = meta["variables"]
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in variables.items()):
+        return "its variables are not all name -> text"
+    interval = meta.get("interval_s", 1.0)
+    if not (math.isfinite(interval) and interval > 0):
+        return f"its interval_s is {interval!r}, not a positive number of seconds"
+    if meta.get("reconnects", 0) < 0:
+        return f"its reconnects is {meta['reconnects']}, not a count"
+    return None
+
+
+def _csv_interval(series: pl.DataFrame) -> float:
+    """A CSV file's sampling interval: the smallest step of time_s (1 s if it cannot tell)."""
+    if "time_s" not in series.columns or not series["time_s"].dtype.is_numeric():
+        return 1.0
+    steps = series["time_s"].cast(pl.Float64).diff().drop_nulls()
+    steps = steps.filter(steps > 0)
+    return float(steps.min()) if steps.len() else 1.0
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:120]}" if text else type(exc).__name__
 
 
 # ---------------------------------------------------------------- small pure helpers
@@ -332,6 +442,61 @@ def engine_for_version(version: str) -> str:
     if "modelled as" in note:
         _warn(f"{note}: recorded as {engine}")
     return engine
+
+
+def kept_variable(name: str) -> bool:
+    """Whether the recorder keeps this SHOW GLOBAL VARIABLES entry (innodb_*, version*, ...)."""
+    low = name.lower()
+    return low.startswith(_KEPT_PREFIXES) or low in _KEPT_NAMES
+
+
+def check_timing(seconds: float, interval_s: float) -> int:
+    """The rows a recording of `seconds` wall seconds, one sample every `interval_s`, takes.
+
+    Raises:
+        ValueError: either is not a finite number in its range (one line, naming both).
+    """
+    numbers = all(
+        isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+        for x in (seconds, interval_s)
+    )
+    if (
+        not numbers
+        or not MIN_INTERVAL_S <= interval_s <= MAX_INTERVAL_S
+        or not interval_s <= seconds <= MAX_SECONDS
+    ):
+        raise ValueError(
+            f"--seconds {seconds!r} --interval {interval_s!r}: the interval must be "
+            f"{MIN_INTERVAL_S:g} to {MAX_INTERVAL_S:g} s and the recording last from one "
+            f"interval to {MAX_SECONDS} s (wall seconds)"
+        )
+    return int(seconds / interval_s + 1e-9)
+
+
+def exit_status(ended: str) -> int:
+    """The exit status for a recording that ended so.
+
+    0 complete, 128 + the signal that interrupted it, 1 when the server cut it short.
+    """
+    if ended == COMPLETE:
+        return 0
+    if ended.startswith("interrupted by "):
+        return 128 + signal.Signals[ended.removeprefix("interrupted by ")].value
+    return 1
+
+
+def _interrupted(signum: int) -> str:
+    return f"interrupted by {signal.Signals(signum).name}"
+
+
+def _describe(exc: BaseException) -> str:
+    """An error in the recorder's words: its code and what it means, never the driver's text."""
+    code = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
+    if code in _ERROR_TEXT:
+        return f"error {code}: {_ERROR_TEXT[code]}"
+    if code is not None:
+        return f"error {code} ({type(exc).__name__}; see the server's error reference)"
+    return type(exc).__name__
 
 
 def check_read_only(sql: str, *, allow_monitor_switch: bool = False) -> None:
@@ -522,6 +687,9 @@ def _plan(status: Mapping[str, str], metrics: Mapping[str, tuple[Any, bool]], en
         for name, common in MARIADB_STATUS.items():
             if name.lower() in status:
                 sources[name], kinds[name] = (_S, name), SOURCES[common][0]
+    for column, (kind, ((where, name),)) in SERVER_SOURCES.items():
+        if name.lower() in status:
+            sources[column], kinds[column] = (where, name), kind
     wanted = tuple(sorted({n.lower() for w, n in sources.values() if w == _M}))
     return _Plan(sources, kinds, wanted)
 
@@ -566,20 +734,56 @@ def _pymysql_connect(**kwargs):
 # ---------------------------------------------------------------- the series
 
 
-def _series(samples: Mapping[int, dict], plan: _Plan, last: int, interval_s: float) -> pl.DataFrame:
-    """Rows 1..last from the samples by tick (tick 0 is the baseline)."""
-    ticks = range(1, last + 1)
-    data = {"time_s": pl.Series("time_s", [_time(k, interval_s) for k in ticks])}
-    order = [c for c in COLUMNS if c in plan.sources] + [
-        c for c in MARIADB_STATUS if c in plan.sources
-    ]
-    for column in order:
-        values = [_value(samples, plan.kinds[column], column, k, interval_s) for k in ticks]
-        is_int = column not in FLOAT_COLUMNS and all(
-            v is None or isinstance(v, int) for v in values
+class _Rows:
+    """The series as it grows, one list per column; row k covers the tick k-1 -> k."""
+
+    def __init__(self, plan: _Plan, interval_s: float):
+        self.plan = plan
+        self.interval_s = interval_s
+        self.order = [
+            c
+            for group in (COLUMNS, MARIADB_STATUS, SERVER_SOURCES)
+            for c in group
+            if c in plan.sources
+        ]
+        self.data: dict[str, list] = {c: [] for c in ("time_s", *self.order)}
+        self.floats = {c for c in self.order if c in FLOAT_COLUMNS}
+        self.before: dict | None = None  # the sample of the last tick, None if it was missed
+        self.height = 0
+
+    def start(self, baseline: dict) -> None:
+        """The sample at tick 0, which makes no row."""
+        self.before = baseline
+
+    def add(self, k: int, sample: dict) -> dict[str, Any]:
+        """The row of tick k, after null rows for the ticks missed since the last one."""
+        while self.height + 1 < k:
+            self._append(self.height + 1, None)
+        return self._append(k, sample)
+
+    def _append(self, k: int, sample: dict | None) -> dict[str, Any]:
+        row: dict[str, Any] = {"time_s": _time(k, self.interval_s)}
+        for column in self.order:
+            kind = self.plan.kinds[column]
+            row[column] = value = _value(kind, column, sample, self.before, self.interval_s)
+            self.data[column].append(value)
+            if isinstance(value, float):
+                self.floats.add(column)
+        self.data["time_s"].append(row["time_s"])
+        self.before = sample
+        self.height += 1
+        return row
+
+    def frame(self) -> pl.DataFrame:
+        """The rows so far as simulate()'s frame (Int64 unless a column holds fractions)."""
+        time_type = pl.Int64 if float(self.interval_s).is_integer() else pl.Float64
+        return pl.DataFrame(
+            [pl.Series("time_s", self.data["time_s"], dtype=time_type)]
+            + [
+                pl.Series(c, self.data[c], dtype=pl.Float64 if c in self.floats else pl.Int64)
+                for c in self.order
+            ]
         )
-        data[column] = pl.Series(column, values, dtype=pl.Int64 if is_int else pl.Float64)
-    return pl.DataFrame(data)
 
 
 def _time(k: int, interval_s: float) -> int | float:
@@ -588,13 +792,11 @@ def _time(k: int, interval_s: float) -> int | float:
     return int(t) if float(interval_s).is_integer() else t
 
 
-def _value(samples, kind: str, column: str, k: int, interval_s: float):
-    now = samples.get(k)
+def _value(kind: str, column: str, now: dict | None, before: dict | None, interval_s: float):
     if now is None or now.get(column) is None:
         return None
     if kind == GAUGE:
         return now[column]
-    before = samples.get(k - 1)
     if before is None or before.get(column) is None:
         return None
     delta = now[column] - before[column]
@@ -603,11 +805,72 @@ def _value(samples, kind: str, column: str, k: int, interval_s: float):
     return delta if interval_s == 1 else delta / interval_s
 
 
-def _row(samples, plan: _Plan, k: int, interval_s: float) -> dict[str, Any]:
-    row: dict[str, Any] = {"time_s": _time(k, interval_s)}
-    for column, kind in plan.kinds.items():
-        row[column] = _value(samples, kind, column, k, interval_s)
-    return row
+# ---------------------------------------------------------------- stopping and saving
+
+
+class _StopRequest:
+    """Ctrl-C, SIGTERM and SIGHUP ask the recording to stop (a second one stops it at once).
+
+    Installed only in the main thread (the only one Python delivers signals to); the previous
+    handlers come back on exit.
+    """
+
+    SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> _StopRequest:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+    def _handle(self, signum: int, frame) -> None:
+        if self.signum is not None:
+            raise KeyboardInterrupt
+        self.signum = signum
+
+
+def _pause(seconds: float, stop: _StopRequest) -> bool:
+    """Sleep `seconds`, waking early on a stop request; False if the recording should stop."""
+    end = _clock() + max(0.0, seconds)
+    while stop.signum is None:
+        left = end - _clock()
+        if left <= 0:
+            return True
+        _sleep(min(left, _WAKE_S))
+    return False
+
+
+class _Saver:
+    """Rewrites the output file while recording, so that a killed recorder leaves its rows."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.due = -math.inf
+        self.failed = False
+
+    def maybe(self, recording: Callable[[], Recording]) -> None:
+        """Write `recording()` if the last write is old enough."""
+        if _clock() < self.due:
+            return
+        began = time.perf_counter()
+        try:
+            recording().write(self.path, force=True)
+        except (OSError, ValueError) as exc:  # a full disk, a removed folder: try at the end
+            if not self.failed:
+                _warn(f"cannot write {self.path} while recording ({_first_line(exc)})")
+            self.failed = True
+        took = time.perf_counter() - began
+        self.due = _clock() + max(SAVE_EVERY_S, took / _SAVE_SHARE)
 
 
 # ---------------------------------------------------------------- record()
@@ -621,13 +884,15 @@ def record(
     password: str | None = None,
     socket: str | None = None,
     option_file: str | Path | None = None,
-    seconds: int = 60,
+    seconds: float = 60,
     interval_s: float = 1.0,
     enable_monitors: bool = False,
+    out: str | Path | None = None,
+    force: bool = False,
     connect: Callable[..., Any] | None = None,
     on_sample: Callable[[dict[str, Any]], None] | None = None,
 ) -> Recording:
-    """Sample a running MySQL 8.0 / MariaDB server every `interval_s` for `seconds` rows.
+    """Sample a running MySQL 8.0 / MariaDB server every `interval_s` for `seconds`.
 
     Args:
         host: server address (ignored when `socket` is given).
@@ -637,26 +902,68 @@ def record(
         socket: Unix socket path, instead of host and port.
         option_file: a my.cnf-style file whose [client] section holds user / password;
             None reads ~/.my.cnf when it exists.
-        seconds: rows to record (each covers `interval_s` seconds).
-        interval_s: sampling interval (s); samples are taken at whole multiples of it after
-            the baseline, so the schedule does not drift.
+        seconds: wall seconds to record (`interval_s` to MAX_SECONDS).
+        interval_s: sampling interval (s, MIN_INTERVAL_S to MAX_INTERVAL_S); samples are taken
+            at whole multiples of it after the baseline, so the schedule does not drift.
         enable_monitors: allow `SET GLOBAL innodb_monitor_enable` for the disabled
             INNODB_METRICS counters that columns need (disabled again at the end). Without it
             no statement but SELECT / SHOW is sent.
+        out: FILE.parquet or FILE.csv, checked before connecting and written as the recording
+            goes (see the module docstring).
+        force: replace an existing `out`.
         connect: factory returning a DB-API connection, called with pymysql's keyword
             arguments (host, port, user, password, unix_socket, ...); default pymysql.connect.
         on_sample: called with each finished row (a dict of column -> value) as it arrives.
 
     Returns:
-        The Recording; on Ctrl-C, or when the server stays away after about 10 s of reconnect
-        attempts (a RecorderWarning), the rows sampled so far.
+        The Recording, also on Ctrl-C / SIGTERM / SIGHUP or when the server stays away after
+        about 10 s of reconnect attempts (a RecorderWarning): the rows sampled so far, and
+        `ended` says why.
 
     Raises:
+        ValueError: `seconds` or `interval_s` out of range, or `out` unusable (before
+            connecting).
         RecorderError: the first connection failed (the message never holds the password).
-        ValueError: seconds < 1 or interval_s <= 0.
     """
-    if seconds < 1 or not interval_s > 0:
-        raise ValueError("record() needs seconds >= 1 and interval_s > 0")
+    rows_wanted = check_timing(seconds, interval_s)
+    path = None if out is None else check_output(out, suffixes=SUFFIXES, force=force)
+    login = {"user": user, "password": password, "option_file": option_file}
+    open_connection, where = _opener(host, port, socket, connect, **login)
+    del password, login  # from here on only open_connection holds it
+    with _StopRequest() as stop:
+        try:
+            conn = open_connection()
+        except RecorderError:
+            raise
+        except Exception as exc:
+            # from None: the original exception (and its traceback's frames) stay out of sight
+            raise RecorderError(f"cannot connect to {where}: {_describe(exc)}") from None
+        session = _Session(conn, open_connection)
+        try:
+            try:
+                session.prepare(enable_monitors, interval_s)
+            except Exception as exc:
+                if not (_is_lost(exc) or _is_db_error(exc)):
+                    raise
+                raise RecorderError(f"cannot read {where}'s variables: {_describe(exc)}") from None
+            saver = None if path is None else _Saver(path)
+            ended = session.run(rows_wanted, stop, on_sample, saver)
+        finally:
+            try:
+                session.close()
+            except KeyboardInterrupt:  # a second signal: the rows are still written
+                _warn(
+                    "stopped before switching off the INNODB_METRICS counters it enabled: "
+                    + ", ".join(session.enabled_by_us)
+                )
+        rec = session.recording(ended)
+        if path is not None:
+            rec.write(path, force=True)  # checked at the start; the file there is ours
+    return rec
+
+
+def _opener(host, port, socket, connect, *, user, password, option_file):
+    """A function that opens a connection (the password hidden inside it), and where to."""
     options = _options(option_file)
     user = user if user is not None else options.get("user")
     where = socket or f"{host}:{port}"
@@ -665,7 +972,6 @@ def record(
     if password is None:
         password = _password_from(options, f"Password for {user or ''}@{where}: ")
     secret = _Secret(password)
-    del password, options  # from here on only the _Secret holds it
     kwargs: dict[str, Any] = {
         "user": user,
         "connect_timeout": _CONNECT_TIMEOUT_S,
@@ -678,23 +984,26 @@ def record(
     def open_connection():
         return factory(password=secret.reveal() or "", **kwargs)
 
-    try:
-        conn = open_connection()
-    except RecorderError:
-        raise
-    except Exception as exc:
-        # from None: the original exception (and its traceback's frames) stay out of sight
-        raise RecorderError(secret.scrub(f"cannot connect to {where}: {exc}")) from None
+    return open_connection, where
 
-    enabled_by_us: list[str] = []
-    samples: dict[int, dict] = {}
-    reconnects = 0
-    last = 0
-    try:
+
+class _Session:
+    """One recording: the connection, what is read each tick, and the rows so far."""
+
+    def __init__(self, conn, open_connection: Callable[[], Any]):
+        self.conn = conn
+        self.open_connection = open_connection
+        self.enabled_by_us: list[str] = []
+        self.reconnects = 0
+        self.started_at = 0.0
+
+    def prepare(self, enable_monitors: bool, interval_s: float) -> None:
+        """Read the variables, pick each column's source, enable the monitors if allowed."""
+        conn = self.conn
         raw = _name_value(conn, "SHOW GLOBAL VARIABLES")
-        variables = {k: secret.scrub(v) for k, v in raw.items()}
-        version = variables.get("version", "")
-        engine = engine_for_version(version)
+        self.variables = {k: v for k, v in raw.items() if kept_variable(k)}
+        self.version = raw.get("version", "")
+        self.engine = engine_for_version(self.version)
         status = {k.lower(): v for k, v in _name_value(conn, "SHOW GLOBAL STATUS").items()}
         every_metric = {n.lower() for _, opts in SOURCES.values() for w, n in opts if w == _M}
         try:
@@ -702,7 +1011,7 @@ def record(
         except Exception as exc:
             if not _is_db_error(exc):
                 raise
-            _warn(f"INNODB_METRICS is not readable ({secret.scrub(str(exc))}): columns absent")
+            _warn(f"INNODB_METRICS is not readable ({_describe(exc)}): columns absent")
             metrics = {}
         if enable_monitors:
             for name in _monitors_to_enable(status, metrics):
@@ -711,66 +1020,119 @@ def record(
                 except Exception as exc:
                     if not _is_db_error(exc):
                         raise
-                    _warn(f"cannot enable INNODB_METRICS counters ({secret.scrub(str(exc))})")
+                    _warn(f"cannot enable INNODB_METRICS counters ({_describe(exc)})")
                     break
-                enabled_by_us.append(name)
-            if enabled_by_us:
+                self.enabled_by_us.append(name)
+            if self.enabled_by_us:
                 metrics = _metric_states(conn, every_metric)
-        plan = _plan(status, metrics, engine)
+        self.plan = _plan(status, metrics, self.engine)
+        self.rows = _Rows(self.plan, interval_s)
 
-        started_at = time.time()
-        t0 = _clock()
+    def run(self, rows_wanted: int, stop: _StopRequest, on_sample, saver: _Saver | None) -> str:
+        """Sample until `rows_wanted` rows, a stop request or a lost server; how it ended."""
+        interval_s = self.rows.interval_s
         try:
-            samples[0] = _sample(conn, plan)
+            self.started_at = time.time()
+            t0 = _clock()
+            try:
+                self.rows.start(_sample(self.conn, self.plan))
+            except Exception as exc:
+                if not (_is_lost(exc) or _is_db_error(exc)):
+                    raise
+                _warn(f"lost the server before the first sample ({_describe(exc)})")
+                return LOST
             k = _next_tick(t0, interval_s, 0)
-            while k <= seconds:
-                _sleep(max(0.0, t0 + k * interval_s - _clock()))
+            while k <= rows_wanted:
+                if not _pause(t0 + k * interval_s - _clock(), stop):
+                    break
                 try:
-                    samples[k] = _sample(conn, plan)
+                    sample = _sample(self.conn, self.plan)
                 except Exception as exc:
                     if _is_db_error(exc):
                         _warn(
                             f"the server refused a sample at {k * interval_s:g} s "
-                            f"({secret.scrub(str(exc))}): kept the {last} rows sampled so far"
+                            f"({_describe(exc)}): kept the {self.rows.height} rows sampled"
                         )
-                        break
+                        return REFUSED
                     if not _is_lost(exc):
                         raise
-                    _close(conn)
-                    conn = None
-                    conn = _reconnect(open_connection)
-                    if conn is None:
+                    if not self._reconnect(stop):
+                        if stop.signum is not None:
+                            break
                         _warn(
                             f"lost the server at {k * interval_s:g} s and could not reconnect:"
-                            f" kept the {last} rows sampled so far"
+                            f" kept the {self.rows.height} rows sampled so far"
                         )
-                        break
-                    reconnects += 1
+                        return LOST
                 else:
-                    last = k
+                    row = self.rows.add(k, sample)
                     if on_sample is not None:
-                        on_sample(_row(samples, plan, k, interval_s))
+                        on_sample(row)
+                    if saver is not None:
+                        saver.maybe(lambda: self.recording(IN_PROGRESS))
                 k = _next_tick(t0, interval_s, k)
-        except KeyboardInterrupt:
-            pass  # Ctrl-C ends the recording; keep what was sampled
-    finally:
-        if conn is not None:
-            for name in enabled_by_us:
+        except KeyboardInterrupt:  # a second signal, or Ctrl-C outside the main thread
+            return _interrupted(stop.signum or signal.SIGINT)
+        return COMPLETE if stop.signum is None else _interrupted(stop.signum)
+
+    def _reconnect(self, stop: _StopRequest) -> bool:
+        """A new connection after a lost one, within about 10 s of backoff."""
+        _close(self.conn)
+        self.conn = None
+        for delay in _BACKOFF_S:
+            if not _pause(delay, stop):
+                return False
+            try:
+                self.conn = self.open_connection()
+            except Exception as exc:
+                if not (_is_lost(exc) or _is_db_error(exc)):
+                    raise
+                continue
+            self.reconnects += 1
+            return True
+        return False
+
+    def close(self) -> None:
+        """Disable the monitors this recording enabled (on a new connection if need be)."""
+        left = list(self.enabled_by_us)
+        for attempt in range(2):
+            if not left:
+                break
+            if self.conn is None or attempt:
+                _close(self.conn)
                 try:
-                    _switch_monitor(conn, name, False)
-                except Exception:  # best effort: the server may be gone
-                    _warn(f"could not disable the INNODB_METRICS counter {name} again")
+                    self.conn = self.open_connection()
+                except Exception:  # the server is gone: warned below
+                    self.conn = None
                     break
-            _close(conn)
-    return Recording(
-        series=_series(samples, plan, last, interval_s),
-        variables=variables,
-        server_version=version,
-        engine=engine,
-        reconnects=reconnects,
-        interval_s=float(interval_s),
-        started_at=started_at,
-    )
+            try:
+                while left:
+                    _switch_monitor(self.conn, left[0], False)
+                    left.pop(0)
+            except Exception:  # a lost connection: one more try on a fresh one
+                continue
+        if left:
+            names = ", ".join(left)
+            _warn(
+                f"could not disable the INNODB_METRICS counters {names} again: run SET GLOBAL "
+                "innodb_monitor_disable = 'NAME' for each as an administrator"
+            )
+        if self.conn is not None:
+            _close(self.conn)
+            self.conn = None
+
+    def recording(self, ended: str) -> Recording:
+        """The rows so far as a Recording."""
+        return Recording(
+            series=self.rows.frame(),
+            variables=self.variables,
+            server_version=self.version,
+            engine=self.engine,
+            reconnects=self.reconnects,
+            interval_s=float(self.rows.interval_s),
+            started_at=self.started_at,
+            ended=ended,
+        )
 
 
 def _next_tick(t0: float, interval_s: float, k: int) -> int:
@@ -778,19 +1140,9 @@ def _next_tick(t0: float, interval_s: float, k: int) -> int:
     return max(k + 1, math.floor((_clock() - t0) / interval_s) + 1)
 
 
-def _reconnect(open_connection: Callable[[], Any]):
-    """A new connection after a lost one, or None after about 10 s of backoff."""
-    for delay in _BACKOFF_S:
-        _sleep(delay)
-        try:
-            return open_connection()
-        except Exception as exc:
-            if not (_is_lost(exc) or _is_db_error(exc)):
-                raise
-    return None
-
-
 def _close(conn) -> None:
+    if conn is None:
+        return
     try:
         conn.close()
     except Exception:  # already closed or gone: nothing left to release
@@ -809,23 +1161,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option-file",
         help="my.cnf-style file whose [client] section holds user/password (default ~/.my.cnf);"
-        " the password can also come from MYSQL_PWD or a prompt",
+        " the password can also come from a prompt, or MYSQL_PWD (visible to the machine's"
+        " other users in /proc/PID/environ)",
     )
-    parser.add_argument("--seconds", type=int, default=60, help="seconds to record (60)")
-    parser.add_argument("--interval", type=float, default=1.0, help="sampling interval, s (1)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        help=f"wall seconds to record, one interval to {MAX_SECONDS} (60)",
+    )
+    parser.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        help=f"seconds between samples, {MIN_INTERVAL_S:g} to {MAX_INTERVAL_S:g} (1)",
+    )
     parser.add_argument(
         "--enable-monitors",
         action="store_true",
         help="enable the disabled INNODB_METRICS counters the columns need (SET GLOBAL "
         "innodb_monitor_enable; disabled again at the end). Without it, read-only",
     )
-    parser.add_argument("--out", required=True, help="FILE.parquet or FILE.csv")
+    parser.add_argument(
+        "--out", required=True, help="FILE.parquet or FILE.csv, rewritten every few seconds"
+    )
+    parser.add_argument("--force", action="store_true", help="replace an existing --out")
 
 
 def run_command(args: argparse.Namespace) -> int:
-    """`python -m flushsim record`: record, write --out, print one summary line."""
-    if Path(args.out).suffix.lower() not in (".parquet", ".csv"):
-        raise ValueError(f"{args.out}: the recording is written as .parquet or .csv")
+    """`python -m flushsim record`: record into --out, print one summary line.
+
+    Returns:
+        0 for a complete recording, 128 + the signal that interrupted it (130 Ctrl-C, 143
+        SIGTERM, 129 SIGHUP), 1 when a lost server cut it short: the file holds the rows in
+        every case.
+    """
     progress = _print_progress if sys.stderr.isatty() else None
     rec = record(
         host=args.host,
@@ -836,14 +1206,16 @@ def run_command(args: argparse.Namespace) -> int:
         seconds=args.seconds,
         interval_s=args.interval,
         enable_monitors=args.enable_monitors,
+        out=args.out,
+        force=args.force,
         on_sample=progress,
     )
-    path = rec.write(args.out)
+    how = "" if rec.ended == COMPLETE else f" ({rec.ended})"
     print(
         f"recorded {rec.series.height} rows x {rec.series.width} columns from "
-        f"{rec.server_version} ({rec.engine}, {rec.reconnects} reconnects) to {path}"
+        f"{rec.server_version} ({rec.engine}, {rec.reconnects} reconnects) to {args.out}{how}"
     )
-    return 0
+    return exit_status(rec.ended)
 
 
 def _print_progress(row: Mapping[str, Any]) -> None:
