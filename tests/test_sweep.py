@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import math
-import re
-import signal
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -16,6 +13,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweep_process import env
 
 import flushsim as fs
 from flushsim import amplification, frontier
@@ -259,49 +257,6 @@ def test_ctrl_c_during_a_kernel_is_a_keyboard_interrupt(monkeypatch):
         fs.simulate(BASE)
 
 
-def test_ctrl_c_on_the_command_line_writes_what_finished(tmp_path):
-    out = tmp_path / "sweep.csv"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "flushsim",
-            "sweep",
-            "default",
-            "--seconds",
-            "120",
-            "--grid",
-            "innodb_io_capacity=100,200,300,400,500,600,700,800,900,1000",
-            "--grid",
-            "innodb_lru_scan_depth=100,1024",
-            "--workers",
-            "2",
-            "--out",
-            str(out),
-        ],
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    # wait until the progress bar counts a finished run, then press Ctrl-C (SIGINT)
-    finished, text = 0, ""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not finished:
-        line = proc.stderr.readline()
-        text += line
-        counts = re.findall(r"\| *(\d+)/20 ", line)
-        finished = int(counts[-1]) if counts else 0
-    assert 1 <= finished < 20, text
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
-    assert "interrupted" in stderr
-    assert "Traceback" not in stderr
-    table = pl.read_csv(out)
-    assert finished <= table.height < 20
-
-
 def test_a_script_without_a_main_guard_gets_told_how_to_fix_it(tmp_path):
     # Each worker process re-imports the script, whose sweep() then fails inside the worker;
     # this process, which runs its share meanwhile, must not return a table as if all was well.
@@ -312,7 +267,12 @@ def test_a_script_without_a_main_guard_gets_told_how_to_fix_it(tmp_path):
         "fs.sweep(sc, {'innodb_io_capacity': [100, 200, 300, 400]}, workers=2, progress=False)\n"
     )
     res = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert res.returncode == 1, res.stderr
     assert "RuntimeError: sweep(): the worker processes died while starting" in res.stderr
@@ -341,6 +301,7 @@ def test_cli_sweep_writes_the_table(tmp_path):
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=env(),
         timeout=300,
     )
     assert res.returncode == 0, res.stderr
@@ -365,6 +326,7 @@ def test_cli_sweep_errors_are_one_line(tmp_path, args, message):
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=env(),
         timeout=120,
     )
     assert res.returncode == 2
