@@ -16,8 +16,9 @@ An interrupt (Ctrl-C, the notebook's stop button, or the command line's SIGTERM 
 the rows already finished: the table comes back shorter, with an IncompleteSweep warning
 naming the missing rows. A worker process that dies (an OOM kill) costs only the runs it held,
 which another worker runs once more (`flushsim._sweep_workers`); a run lost twice is named in
-that warning. A grid of STREAM_ROWS rows or more is planned as it runs (a progress bar from
-the start, 17 numbers a row in memory), its values checked one by one before the first run.
+that warning. A grid of STREAM_ROWS rows or more is planned as it runs: a progress bar from
+the start, 17 numbers and a 16-byte key a row in memory, its values checked one by one before
+the first run. docs/reliability.md says what was tried.
 """
 
 from __future__ import annotations
