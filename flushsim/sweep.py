@@ -339,11 +339,14 @@ def distinct_runs(tasks: Sequence[Task]) -> tuple[list[Task], dict[int, list[int
 
 # ---------------------------------------------------------------- what a sweep has done
 class IncompleteSweep(RuntimeWarning):
-    """The table lacks rows: the sweep was interrupted, or runs were lost with their worker.
+    """The table lacks rows: interrupted, stopped at a refused grid point, or runs lost.
+
+    A streamed grid (STREAM_ROWS rows or more) stops at a point whose knobs are refused
+    together; a run is lost when its worker process died with it twice.
 
     Attributes:
         missing: rows not in the table.
-        interrupted: what stopped the sweep ("Ctrl-C", "SIGTERM", ...), or "" if nothing did.
+        interrupted: the signal that stopped the sweep ("Ctrl-C", "SIGTERM", ...), or "".
     """
 
     def __init__(self, message: str, *, missing: int, interrupted: str):
@@ -499,8 +502,8 @@ def sweep(
 
     Raises:
         ValueError: a bad grid, seed list, worker count, warm-up or drive, before any run (a
-            grid of STREAM_ROWS rows or more: each value alone is checked first, and its points
-            as they are reached).
+            grid of STREAM_ROWS rows or more: each value alone; a point whose knobs are refused
+            together stops the sweep when reached, with an IncompleteSweep warning).
     """
     g = Grid(scenario, grid, seeds)
     if not 0 <= warmup_s < scenario.seconds:
@@ -526,9 +529,9 @@ def sweep(
         tasks: Iterable[Task] = list(g.tasks())  # every point checked before any run
     else:
         g.check_values()
-        tasks = g.tasks()  # planned as the runs go: the first runs start at once
+        tasks = _refusals_stop(g.tasks())  # planned as the runs go: the first start at once
     runs = book.distinct(tasks)
-    interrupted = ""
+    interrupted = refused = ""
     deaths: list[_sweep_workers.Death] = []
     try:
         if client is not None:
@@ -540,14 +543,28 @@ def sweep(
             deaths = _run_local(runs, workers, warmup_s, wear, book)
     except KeyboardInterrupt as exc:  # Ctrl-C, or the CLI's SIGTERM / SIGHUP (a subclass)
         interrupted = str(exc) or "Ctrl-C"
+    except _RefusedPoint as exc:
+        refused = str(exc)
     finally:
         if bar is not None:
             bar.close()
-    _warn_incomplete(book, interrupted, deaths)
+    _warn_incomplete(book, interrupted, refused, deaths)
     return book.table()
 
 
-def _warn_incomplete(book: _Book, interrupted: str, deaths: list) -> None:
+class _RefusedPoint(Exception):
+    """A streamed grid point whose knobs are refused together: the sweep stops there."""
+
+
+def _refusals_stop(tasks: Iterator[Task]) -> Iterator[Task]:
+    # a ValueError here is the plan's, not a run's: the finished rows are kept
+    try:
+        yield from tasks
+    except ValueError as exc:
+        raise _RefusedPoint(str(exc)) from None
+
+
+def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) -> None:
     total = book.grid.rows
     if deaths:
         retried = sum(len(d.tasks) for d in deaths)
@@ -565,6 +582,11 @@ def _warn_incomplete(book: _Book, interrupted: str, deaths: list) -> None:
         message = (
             f"sweep interrupted: {finished} of {total} rows finished ({interrupted}); "
             f"returning those rows; not run: {book.names(missing)}"
+        )
+    elif refused:
+        message = (
+            f"sweep stopped at {refused}; {finished} of {total} rows finished; returning "
+            f"those rows; not run: {book.names(missing)}"
         )
     else:
         message = (

@@ -232,6 +232,22 @@ def test_an_interrupt_keeps_the_finished_rows(workers):
     assert sorted(table["tps_mean"].to_list()) == sorted(r["tps_mean"] for r in seen)
 
 
+def test_a_streamed_grid_stops_at_a_refused_point_keeping_the_finished_rows(monkeypatch):
+    # from STREAM_ROWS rows on, points are checked as they are reached: the third here (hot
+    # rows past the table) is refused after two rows finished, which are kept
+    monkeypatch.setattr(SWEEP, "STREAM_ROWS", 2)
+    grid = {"workload": ["hotset"], "table_rows": [400_000, 1_500], "hot_rows": [2_000, 1_000]}
+    with pytest.warns(SWEEP.IncompleteSweep) as caught:
+        table = fs.sweep(BASE.replace(seconds=3), grid, workers=1, progress=False)
+    assert table.height == 2 and table["table_rows"].to_list() == [400_000, 400_000]
+    (warning,) = [w.message for w in caught if isinstance(w.message, SWEEP.IncompleteSweep)]
+    assert warning.missing == 2 and warning.interrupted == ""
+    assert str(warning).startswith(
+        "sweep stopped at grid point workload='hotset', table_rows=1500, hot_rows=2000: "
+        "hot_rows=2,000 must be between 1 and table_rows (1,500); 2 of 4 rows finished"
+    )
+
+
 def test_ctrl_c_during_a_kernel_is_a_keyboard_interrupt(monkeypatch):
     # SIGINT's handler runs in numba's unpickling of the result, which wraps the
     # KeyboardInterrupt in SystemErrors: the chain the CLI's Ctrl-C test once met
