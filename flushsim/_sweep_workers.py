@@ -32,10 +32,6 @@ STOP_TIMEOUT_S = 5.0
 START_TIMEOUT_S = 120.0  # a worker that has not said "ready" by then is not waited for
 
 
-class WorkersWouldNotStart(RuntimeError):
-    """No worker process got as far as its first run (e.g. a script without a main guard)."""
-
-
 def _context():
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["flushsim._sweep_preload"])
@@ -159,7 +155,10 @@ class Workers:
                 if task is None:
                     return
                 w.tasks.append(task)
-                w.conn.send(task)
+                try:
+                    w.conn.send(task)
+                except OSError:  # it died since the last poll: the next poll reports its tasks
+                    break
 
     def busy(self) -> bool:
         """Whether any worker holds a task."""

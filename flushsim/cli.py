@@ -366,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as exc:
         how = str(exc) or "Ctrl-C"
-        print(f"interrupted ({how}): nothing written", file=sys.stderr)
+        print(f"interrupted ({how})", file=sys.stderr)
         return _status(how)
 
 
