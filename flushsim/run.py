@@ -238,15 +238,10 @@ class Run:
         }
 
     def write(self, path: str | Path) -> Path:
-        """Save the series as .parquet or .csv (by the file's suffix)."""
-        path = Path(path)
-        if path.suffix == ".parquet":
-            self.series.write_parquet(path)
-        elif path.suffix == ".csv":
-            self.series.write_csv(path)
-        else:
-            raise ValueError(f"output file {str(path)!r} must end in .csv or .parquet")
-        return path
+        """Save the series as .parquet or .csv (by the suffix, any case), written atomically."""
+        from .outputs import write_frame
+
+        return write_frame(self.series, path)
 
 
 def simulate(
