@@ -112,17 +112,23 @@ def write_frame(df: pl.DataFrame, path: str | os.PathLike) -> pathlib.Path:
 
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP until the block ends (they are delivered then).
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, then deliver them.
 
     Around the write of results that took long to make: a Ctrl-C during the write would
-    otherwise cost the file. Only the main thread receives Python's signals; elsewhere
-    this holds nothing.
+    otherwise cost the file. The signals are recorded by a Python handler (not masked: a
+    process-directed signal goes to any thread that does not mask it, e.g. polars' pool) and
+    raised again once the old handlers are back. Python's handlers run in the main thread
+    only; elsewhere this holds nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    pending: list[int] = []
+    old = {sig: signal.signal(sig, lambda s, _f: pending.append(s)) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(pending):
+            signal.raise_signal(sig)
