@@ -1,4 +1,4 @@
-"""Imported by the sweep's fork server only (flushsim.sweep._mp_context), never by flushsim.
+"""Imported by the sweep's fork server only (flushsim._sweep_workers._context), never by flushsim.
 
 It loads the numba kernels once, so that every worker forked from the server starts with them
 instead of loading numba's cache itself. It must not use polars: its thread pool cannot be

@@ -4,16 +4,21 @@ Commands: presets, knobs, run, report, sweep, record, replay, warm.
 
 Every user error (unknown preset or knob, value out of range, bad number, bad output file)
 prints one line naming the problem and exits with status 2; no traceback reaches the user.
+Output files are checked before any work and written atomically (flushsim.outputs); an
+existing file is replaced only with --force. SIGTERM and SIGHUP stop a command as Ctrl-C does
+(a sweep writes the rows it finished); the exit status is then 128 + the signal's number.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from . import params, presets
+from . import outputs, params, presets
 from .live import recorder
 from .run import simulate
 
@@ -34,12 +39,14 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--seconds", type=int, help="simulated seconds")
         cmd.add_argument("--seed", type=int, help="random seed")
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
+    _add_force(run)
     run.add_argument(
         "--engine",
         choices=params.ENGINES,
         help="run the preset on this engine instead of its own (knobs the engine lacks are errors)",
     )
     report.add_argument("--html", required=True, help="the report file (FILE.html)")
+    _add_force(report)
     report.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the wear figures")
     report.add_argument(
         "--fill", type=float, help="fraction of the SSD holding data, 0 to 0.95 (default 0.5)"
@@ -70,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime column")
     sw.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
     sw.add_argument("--out", required=True, help="FILE.parquet or FILE.csv")
+    _add_force(sw)
     recorder.add_arguments(
         sub.add_parser("record", help="sample a running MySQL 8.0 / MariaDB server once per second")
     )
@@ -98,6 +106,11 @@ def _add_set(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help=help_text)
 
 
+def _add_force(parser: argparse.ArgumentParser) -> None:
+    """`--force`: replace an existing output file (refused otherwise)."""
+    parser.add_argument("--force", action="store_true", help="replace an existing output file")
+
+
 def _overrides(items: Sequence[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for item in items:
@@ -105,7 +118,12 @@ def _overrides(items: Sequence[str]) -> dict[str, object]:
         name = name.strip().replace("-", "_")
         if not sep or not name:
             raise ValueError(f"--set {item!r} must look like KNOB=VALUE")
-        out[name] = params.parse_value(name, text)
+        value = params.parse_value(name, text)
+        if name in out:
+            raise ValueError(
+                f"--set {name} is given twice ({out[name]!r}, then {value!r}): give it once"
+            )
+        out[name] = value
     return out
 
 
@@ -122,8 +140,7 @@ def _scenario(args: argparse.Namespace):
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    if not args.html.lower().endswith(".html"):
-        raise ValueError(f"--html {args.html!r} must end in .html")
+    html = outputs.check_output(args.html, suffixes=(".html",), force=args.force, what="--html")
     if args.fill is not None and not 0.0 <= args.fill <= 0.95:
         raise ValueError(f"--fill {args.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
     if args.drive is not None:
@@ -133,17 +150,19 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from .report import write_html
 
     run = simulate(_scenario(args))
-    path = write_html(run, args.html, drive=args.drive, fill=args.fill)
+    path = write_html(run, html, drive=args.drive, fill=args.fill)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
     return 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    if args.out and not args.out.endswith((".csv", ".parquet")):
-        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    out = None
+    if args.out is not None:  # "" is refused, not taken for "print"
+        out = outputs.check_output(args.out, suffixes=outputs.FRAME_SUFFIXES, force=args.force)
     run = simulate(_scenario(args))
-    if args.out:
-        path = run.write(args.out)
+    if out is not None:
+        with outputs.signals_held():
+            path = outputs.write_frame(run.series, out)
         print(f"wrote {run.series.height} rows x {run.series.width} columns to {path}")
     else:
         with _wide():
@@ -186,13 +205,16 @@ def _grid(items: Sequence[str]) -> dict[str, list[object]]:
 
 
 def _cmd_sweep(args: argparse.Namespace) -> int:
-    from .sweep import DEFAULT_DRIVE, DEFAULT_FILL, sweep
+    from .sweep import DEFAULT_DRIVE, DEFAULT_FILL, IncompleteSweep, sweep
 
-    if not args.out.endswith((".csv", ".parquet")):
-        raise ValueError(f"--out {args.out!r} must end in .csv or .parquet")
+    out = outputs.check_output(args.out, suffixes=outputs.FRAME_SUFFIXES, force=args.force)
     grid = _grid(args.grid)
+    both = sorted(set(grid) & set(_overrides(args.set)))
+    if both:
+        raise ValueError(
+            f"--grid and --set both give {', '.join(both)}: give each knob in one of them"
+        )
     scenario = _scenario(args)
-    interrupted: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         table = sweep(
@@ -205,16 +227,22 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             fill=DEFAULT_FILL if args.fill is None else args.fill,
             progress=True,
         )
-        interrupted = [str(w.message) for w in caught if w.category is RuntimeWarning]
-    if args.out.endswith(".parquet"):
-        table.write_parquet(args.out)
-    else:
-        table.write_csv(args.out)
-    print(f"wrote {table.height} rows x {table.width} columns to {args.out}")
-    if interrupted:
-        print(f"interrupted: {interrupted[0]}", file=sys.stderr)
-        return 130
-    return 0
+    incomplete = [w.message for w in caught if isinstance(w.message, IncompleteSweep)]
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning):
+            print(f"{'' if w.message in incomplete else 'warning: '}{w.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if table.height:
+        with outputs.signals_held():  # a signal now would cost the rows: it waits for the file
+            outputs.write_frame(table, out)
+        print(f"wrote {table.height} rows x {table.width} columns to {out}")
+    if not incomplete:
+        return 0
+    why = incomplete[0]
+    kept = f"the {table.height} finished rows are in {out}" if table.height else "nothing written"
+    print(f"error: {why.missing} rows missing; {kept}", file=sys.stderr)
+    return _status(why.interrupted) if why.interrupted else 1
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -251,14 +279,22 @@ def _cmd_knobs(engine: str) -> int:
         {
             "knob": [p.name for p in rows],
             "default": [p.default_doc or str(p.default) for p in rows],
-            "range": [p.range_text() for p in rows],
+            "range": [_range(p) for p in rows],
             "unit": [p.unit for p in rows],
             "dynamic": [p.dynamic for p in rows],
         }
     )
-    with _wide():
+    with _wide(), pl.Config(tbl_width_chars=260, fmt_str_lengths=100):
         print(table)
     return 0
+
+
+def _range(p: params.Param) -> str:
+    """The server's range, and the simulator's own limit where it is lower."""
+    if p.name == "innodb_buffer_pool_size":
+        gib = params.SIM_MAX_POOL_PAGES * 16 * params.KiB // params.GiB
+        return f"{p.range_text()}; flushsim: at most {gib} GiB (16 KiB pages)"
+    return p.range_text()
 
 
 def _cmd_warm() -> int:
@@ -270,11 +306,40 @@ def _cmd_warm() -> int:
     return 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised where the program is, so that it stops as Ctrl-C stops it."""
+
+
+def _status(interrupted: str) -> int:
+    """128 + the signal's number, the shell's convention ("Ctrl-C" is SIGINT: 130)."""
+    name = interrupted if interrupted.startswith("SIG") else "SIGINT"
+    return 128 + int(signal.Signals[name])
+
+
+@contextlib.contextmanager
+def _signals_raise() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise Terminated("SIGTERM"), ... while the command runs."""
+
+    def handler(signum, _frame):
+        raise Terminated(signal.Signals(signum).name)
+
+    try:
+        old = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    except ValueError:  # not the main thread (main() called from a thread): leave them be
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with _signals_raise(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", params.FlushsimWarning)
             if args.command == "presets":
                 for name in presets.names():
@@ -300,6 +365,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, FileNotFoundError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:
+        how = str(exc) or "Ctrl-C"
+        print(f"interrupted ({how})", file=sys.stderr)
+        return _status(how)
 
 
 if __name__ == "__main__":

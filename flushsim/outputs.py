@@ -1,10 +1,12 @@
-"""Output files: checked before the work starts, written atomically, never replaced silently.
+"""Output files: checked before any work, written under a temporary name, never half written.
 
-`check_output` refuses a path the work could not be saved to (wrong suffix, a directory, a
-missing or read-only folder) or an existing file without `force`, before anything runs.
-`atomic_path` and `write_frame` write to a hidden temporary file in the same folder and rename
-it over the target at the end, so an interrupted write never leaves a half file under the
-user's name.
+Every command that writes a file (run, report, sweep, record, replay) calls `check_output` on
+its path before it simulates or records anything: the suffix is known (in any case), the path
+is not empty and not a folder, the folder exists (it is never created behind the user's back)
+and is writable, and an existing file is replaced only with `--force`. The file is then
+written through `atomic_path`: a hidden temporary file in the same folder, fsynced and renamed
+over the target with `os.replace`, so an interrupt or a crash never leaves a half file under
+the user's name (the rename is atomic within one file system).
 """
 
 from __future__ import annotations
@@ -12,13 +14,17 @@ from __future__ import annotations
 import contextlib
 import os
 import pathlib
+import signal
+import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import polars as pl
 
-__all__ = ["OutputError", "atomic_path", "check_output", "write_frame"]
+FRAME_SUFFIXES = (".csv", ".parquet")
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class OutputError(ValueError):
@@ -32,62 +38,97 @@ def check_output(
     force: bool = False,
     what: str = "--out",
 ) -> pathlib.Path:
-    """The output path, checked before any work.
+    """Check an output path before any work and return it as a Path.
 
-    The suffix is one of `suffixes` in any case, the path is not "" and not a directory, its
-    folder exists (never created silently) and is writable, and an existing file is refused
-    unless `force`.
+    Args:
+        path: the file the user asked for.
+        suffixes: the accepted suffixes, e.g. (".csv", ".parquet"); compared in any case.
+        force: whether an existing file may be replaced.
+        what: how the user gave the path (the option name), for the message.
 
     Raises:
-        OutputError: the path cannot take the output.
+        OutputError: an empty path, an unknown suffix, a folder, a missing or read-only folder,
+            or an existing file without `force`.
     """
     text = os.fspath(path)
-    valid = " or ".join(suffixes)
-    if not text:
-        raise OutputError(f"{what} is empty: give a FILE ending in {valid}")
-    p = pathlib.Path(text)
-    if p.is_dir():
-        raise OutputError(f"{what} {text} is a directory: give a FILE ending in {valid}")
-    if p.suffix.lower() not in {s.lower() for s in suffixes}:
-        raise OutputError(f"{what} {text} must end in {valid}")
-    folder = p.parent
+    known = " or ".join(suffixes)
+    if not text.strip():
+        raise OutputError(f"{what} is empty: give a file name ending in {known}")
+    out = pathlib.Path(text).expanduser()
+    if out.is_dir():
+        raise OutputError(f"{what} {text!r} is a folder: give a file name ending in {known}")
+    if out.suffix.lower() not in {s.lower() for s in suffixes}:
+        raise OutputError(f"{what} {text!r} must end in {known}")
+    folder = out.parent
     if not folder.is_dir():
-        raise OutputError(f"{what} {text}: the folder {folder} does not exist")
+        raise OutputError(f"{what} {text!r}: the folder {str(folder)!r} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"{what} {text}: the folder {folder} is not writable")
-    if p.exists() and not force:
-        raise OutputError(f"{text} exists: pass --force to replace it")
-    return p
+        raise OutputError(f"{what} {text!r}: the folder {str(folder)!r} is not writable")
+    if out.exists() and not force:
+        raise OutputError(f"{what} {text!r} exists: pass --force to replace it")
+    return out
 
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[pathlib.Path]:
-    """A hidden temporary path beside `path`, renamed over it on a clean exit.
+    """Yield a temporary path beside `path`; on a clean exit, rename it over `path`.
 
-    On an exception the temporary file is removed and `path` is left as it was.
+    The temporary file is hidden (`.name.XXXX.suffix`, same suffix so writers that go by the
+    suffix still work); it is fsynced before the rename and removed if the block raises.
     """
     target = pathlib.Path(path)
-    tmp = target.with_name(f".{target.stem}.{os.getpid()}.tmp{target.suffix}")
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{target.stem}.", suffix=target.suffix, dir=target.parent or "."
+    )
+    os.close(fd)
+    tmp = pathlib.Path(tmp_name)
     try:
         yield tmp
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        # mkstemp makes the file 0600: give it the permissions a plain open() would
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        tmp.unlink(missing_ok=True)
         raise
 
 
 def write_frame(df: pl.DataFrame, path: str | os.PathLike) -> pathlib.Path:
-    """Write a polars frame as .csv or .parquet (by suffix, any case) through atomic_path."""
+    """Write a polars frame as .csv or .parquet (by suffix, any case) through `atomic_path`."""
     target = pathlib.Path(path)
     suffix = target.suffix.lower()
-    if suffix not in (".csv", ".parquet"):
-        raise OutputError(f"{target} must end in .csv or .parquet")
+    if suffix not in FRAME_SUFFIXES:
+        raise OutputError(f"output file {str(path)!r} must end in .csv or .parquet")
     with atomic_path(target) as tmp:
-        if suffix == ".csv":
-            df.write_csv(tmp)
-        else:
+        if suffix == ".parquet":
             df.write_parquet(tmp)
+        else:
+            df.write_csv(tmp)
     return target
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, then deliver them.
+
+    Around the write of results that took long to make: a Ctrl-C during the write would
+    otherwise cost the file. The signals are recorded by a Python handler (not masked: a
+    process-directed signal goes to any thread that does not mask it, e.g. polars' pool) and
+    raised again once the old handlers are back. Python's handlers run in the main thread
+    only; elsewhere this holds nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    old = {sig: signal.signal(sig, lambda s, _f: pending.append(s)) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for sig in dict.fromkeys(pending):
+            signal.raise_signal(sig)

@@ -895,13 +895,16 @@ def parse_value(name: str, text: str) -> object:
         mult = _SUFFIX[s[-1].lower()]
         s = s[:-1]
     try:
-        num = float(s)
+        # digits alone are read exactly: float(2**64 - 1) rounds up past the maximum
+        num = int(s) if p.kind == "int" and s.isdigit() else float(s)
     except ValueError:
         raise ValueError(
             f"{name}={text!r} is not a number; it must be {p.range_text()}"
             f"{' ' + p.unit if p.unit else ''}"
         ) from None
     num *= mult
+    if isinstance(num, int):
+        return num
     if p.kind == "int":
         if not num.is_integer():
             raise ValueError(f"{name}={text!r} is not a whole number; it must be {p.range_text()}")
@@ -1050,10 +1053,28 @@ def _apply_startup_rules(engine: str, v: dict[str, object], given: set[str]) -> 
             f"table_rows={int(v['table_rows']):,}: the zipf workload supports at most "
             f"{SIM_MAX_ZIPF_ROWS:,} rows"
         )
+    if v["workload"] == "sequential":
+        _check_sequential_range(
+            int(v["seq_start_row"]), int(v["seq_end_row"]), int(v["table_rows"])
+        )
     if v["workload"] == "hotset" and int(v["hot_rows"]) > int(v["table_rows"]):
         raise ValueError(
             f"hot_rows={int(v['hot_rows']):,} must be between 1 and table_rows "
             f"({int(v['table_rows']):,})"
+        )
+
+
+def _check_sequential_range(start: int, end: int, rows: int) -> None:
+    # a range with no row in it would run with 0 transactions and no word about it
+    if start >= rows:
+        raise ValueError(
+            f"seq_start_row={start:,} is past the table: it must be between 0 and table_rows - 1 "
+            f"({rows - 1:,})"
+        )
+    if end and not start < end <= rows:
+        raise ValueError(
+            f"seq_end_row={end:,} must be 0 (the end of the table) or between seq_start_row + 1 "
+            f"({start + 1:,}) and table_rows ({rows:,})"
         )
 
 

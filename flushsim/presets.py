@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from .scenario import Event, Scenario
+from .scenario import Event, Scenario, before_end
 
 PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
 
@@ -46,11 +46,17 @@ def load(path: str | Path) -> Scenario:
             events.append(Event(item["at"], "set", tuple(item["set"].items())))
         else:
             events.append(Event(item["at"], item.get("action", "")))
+    seconds = int(doc.get("seconds", 60))
+    for event in events:
+        try:
+            before_end(event, seconds)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
     return Scenario(
         knobs=doc.get("knobs", {}),
         engine=doc.get("engine", "mysql-8.0"),
         timeline=tuple(events),
-        seconds=int(doc.get("seconds", 60)),
+        seconds=seconds,
         seed=int(doc.get("seed", 1)),
         name=doc.get("name", path.stem),
         description=doc.get("description", ""),

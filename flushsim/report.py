@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from . import outputs
 from .run import Run
 
 
@@ -24,7 +25,8 @@ def write_html(
 
     Args:
         run: the run to show.
-        path: output file; must end in .html.
+        path: output file; must end in .html (any case) in an existing folder; an existing
+            file is replaced (the command line checks first, `flushsim.outputs.check_output`).
         drive: catalog drive name for the wear figures (default: seed 004's drive).
         fill: fraction of the drive holding data, 0 <= fill <= 0.95 (default 0.5).
         baseline: optional second run, drawn dashed.
@@ -32,9 +34,7 @@ def write_html(
     Returns:
         The path written.
     """
-    path = Path(path)
-    if path.suffix.lower() != ".html":
-        raise ValueError(f"--html {str(path)!r} must end in .html")
+    path = outputs.check_output(path, suffixes=(".html",), force=True, what="report file")
     if fill is not None and not 0.0 <= fill <= 0.95:
         raise ValueError(f"fill={fill!r} must be between 0 and 0.95 (fraction of the drive)")
     # Bokeh is an optional dependency (the notebook extra): import it only here.
@@ -57,8 +57,10 @@ def write_html(
     # "<body>" in it: the inlined BokehJS mentions the tag in an error message).
     at = body.rfind("<body>") + len("<body>")
     page = body[:at] + "\n" + head + body[at:]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
+    # the folder is the caller's to make (never created behind the user's back), and the page
+    # appears whole or not at all
+    with outputs.atomic_path(path) as tmp:
+        tmp.write_text(page, encoding="utf-8")
     return path
 
 

@@ -238,15 +238,10 @@ class Run:
         }
 
     def write(self, path: str | Path) -> Path:
-        """Save the series as .parquet or .csv (by the file's suffix)."""
-        path = Path(path)
-        if path.suffix == ".parquet":
-            self.series.write_parquet(path)
-        elif path.suffix == ".csv":
-            self.series.write_csv(path)
-        else:
-            raise ValueError(f"output file {str(path)!r} must end in .csv or .parquet")
-        return path
+        """Save the series as .parquet or .csv (by the suffix, any case), written atomically."""
+        from .outputs import write_frame
+
+        return write_frame(self.series, path)
 
 
 def simulate(
@@ -279,15 +274,15 @@ def simulate(
     try:
         out, hist = simulate_kernel(*inputs.args())
     except SystemError as exc:
-        if _interrupted(exc):
-            raise KeyboardInterrupt from None
+        if (interrupt := _interrupted(exc)) is not None:
+            raise interrupt from None  # itself: the CLI's Terminated("SIGTERM") stays one
         raise
     series = series_frame(out, hist, scenario.engine)
     return Run(scenario=scenario, series=series, latency_hist=hist, kernel=kernel)
 
 
-def _interrupted(exc: BaseException) -> bool:
-    """Was this SystemError a Ctrl-C during the kernel?
+def _interrupted(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C (or SIGTERM, as the CLI raises it) this SystemError hides, if any.
 
     Python runs the SIGINT handler in the first Python code after the (nogil) kernel returns:
     numba's unpickling of its result, which turns the KeyboardInterrupt into a SystemError.
@@ -295,7 +290,7 @@ def _interrupted(exc: BaseException) -> bool:
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, KeyboardInterrupt):
-            return True
+            return exc
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__
-    return False
+    return None

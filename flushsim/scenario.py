@@ -52,6 +52,16 @@ class Event:
         return f"at {self.at:g} s: {self.action.replace('_', ' ')}"
 
 
+def before_end(event: Event, seconds: int) -> Event:
+    """`event`, if it falls within a run of `seconds` (one at or after the end never happens)."""
+    if event.at >= seconds:
+        raise ValueError(
+            f"timeline event '{event.describe()}' is at or after the end of the run: its time "
+            f"must be below seconds={seconds}"
+        )
+    return event
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A complete, validated what-if: engine, knobs, timeline, duration (seconds) and seed."""
@@ -158,15 +168,18 @@ class Scenario:
 
     def at(self, seconds: float, **knobs: object) -> Scenario:
         """A copy with `SET GLOBAL knobs` at `seconds`."""
-        return self.replace(timeline=(*self.timeline, Event(seconds, "set", tuple(knobs.items()))))
+        event = before_end(Event(seconds, "set", tuple(knobs.items())), self.seconds)
+        return self.replace(timeline=(*self.timeline, event))
 
     def stop_workload(self, seconds: float) -> Scenario:
         """A copy in which the workload stops at `seconds`."""
-        return self.replace(timeline=(*self.timeline, Event(seconds, "stop_workload")))
+        event = before_end(Event(seconds, "stop_workload"), self.seconds)
+        return self.replace(timeline=(*self.timeline, event))
 
     def start_workload(self, seconds: float) -> Scenario:
         """A copy in which the workload (re)starts at `seconds`."""
-        return self.replace(timeline=(*self.timeline, Event(seconds, "start_workload")))
+        event = before_end(Event(seconds, "start_workload"), self.seconds)
+        return self.replace(timeline=(*self.timeline, event))
 
     def describe(self) -> str:
         """Several lines: name, what differs from the defaults, the timeline."""

@@ -12,27 +12,31 @@ worker processes (or on a Dask cluster with `client=`), and returns a polars tab
 Grid points the server would run alike (innodb_io_capacity above innodb_io_capacity_max is
 lowered to it at startup) are simulated once and share their numbers (`distinct_runs`).
 
-An interrupt (Ctrl-C, or the notebook's stop button) keeps the rows already finished: the
-table comes back shorter, with a warning saying how many rows are missing.
+An interrupt (Ctrl-C, the notebook's stop button, or the command line's SIGTERM / SIGHUP) keeps
+the rows already finished: the table comes back shorter, with an IncompleteSweep warning
+naming the missing rows. A worker process that dies (an OOM kill) costs only the runs it held,
+which another worker runs once more (`flushsim._sweep_workers`); a run lost twice is named in
+that warning. A grid of STREAM_ROWS rows or more is planned as it runs: a progress bar from
+the start, 17 numbers and a 16-byte key a row in memory, its values checked one by one before
+the first run. docs/reliability.md says what was tried.
 """
 
 from __future__ import annotations
 
-import itertools
+import collections
+import hashlib
 import math
+import multiprocessing
 import os
-import signal
-import threading
+import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import polars as pl
 
-from . import amplification, params, ssd
+from . import _sweep_workers, amplification, params, ssd
 from .run import Run, latency_quantiles, simulate
 from .scenario import Scenario
 
@@ -40,6 +44,7 @@ DEFAULT_DRIVE = "intel-dc-p4610-1.6tb"
 DEFAULT_FILL = 0.5
 DEFAULT_FTL_MODEL = "desnoyers-greedy"
 MAX_CONFIGS = 1_000_000
+STREAM_ROWS = 100_000  # from this many rows on, the plan is built as the runs go
 STALL_FRACTION = 0.5  # a second below half the run's median throughput is a stall second
 
 # Pages flushed per second, by kind: InnoDB's counters, run means (pages/s).
@@ -139,13 +144,102 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
 
 
 # ---------------------------------------------------------------- the grid
-def expand(scenario: Scenario, grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
-    """The grid's cross product as a list of {knob: value}, first knob varying slowest.
+class Grid:
+    """A sweep's rows, numbered and never all built.
 
-    Raises:
-        ValueError: an empty grid, a knob the engine does not have, an empty or non-list value
-            list, or more than MAX_CONFIGS points.
+    Row i is grid point i // len(seeds) with seed i % len(seeds), the first knob varying
+    slowest. A million-point grid is 17 numbers a row until its runs finish, not a million
+    Scenarios.
     """
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        grid: Mapping[str, Sequence[object]],
+        seeds: int | Sequence[int] = 1,
+    ):
+        if not isinstance(scenario, Scenario):
+            raise TypeError(f"sweep() takes a Scenario, not {type(scenario).__name__}")
+        self.scenario = scenario
+        self.knobs, self.axes = _axes(scenario, grid)
+        self.seeds = _seeds(scenario, seeds)
+        self.points = math.prod(len(a) for a in self.axes)
+        if self.points > MAX_CONFIGS:
+            raise ValueError(
+                f"the grid has {self.points:,} points; sweep() runs at most {MAX_CONFIGS:,}"
+            )
+        self.rows = self.points * len(self.seeds)
+        # digit of knob j in point p: (p // stride[j]) % len(axes[j])
+        self._strides = [
+            math.prod(len(a) for a in self.axes[j + 1 :]) for j in range(len(self.axes))
+        ]
+
+    def digits(self, rows: np.ndarray) -> list[np.ndarray]:
+        """For each knob, the index into its values of each of `rows`."""
+        points = np.asarray(rows, dtype=np.int64) // len(self.seeds)
+        return [(points // st) % len(a) for st, a in zip(self._strides, self.axes, strict=True)]
+
+    def point(self, row: int) -> dict[str, object]:
+        """{knob: value} of a row's grid point."""
+        digits = self.digits(np.array([row]))
+        return {k: a[int(d[0])] for k, a, d in zip(self.knobs, self.axes, digits, strict=True)}
+
+    def seed(self, row: int) -> int:
+        """The seed of a row."""
+        return self.seeds[row % len(self.seeds)]
+
+    def describe(self, row: int) -> str:
+        """E.g. "innodb_io_capacity=300 seed=1"."""
+        return " ".join(
+            [*(f"{k}={v}" for k, v in self.point(row).items()), f"seed={self.seed(row)}"]
+        )
+
+    def check_values(self) -> None:
+        """Each grid value alone against its knob (cheap: one Scenario a value, not a point)."""
+        for knob, values in zip(self.knobs, self.axes, strict=True):
+            for value in values:
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", params.FlushsimWarning)
+                        self.scenario.replace(**{knob: value})
+                except ValueError as exc:
+                    raise ValueError(f"grid value {knob}={value!r}: {exc}") from None
+
+    def tasks(self) -> Iterator[Task]:
+        """Every row as a validated Task, in row order, built as they are asked for.
+
+        Raises:
+            ValueError: a grid point the knobs do not accept together, naming the point.
+        """
+        for p in range(self.points):
+            point = self.point(p * len(self.seeds))
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", params.FlushsimWarning)
+                    sc = self.scenario.replace(**point)
+            except ValueError as exc:
+                where = ", ".join(f"{k}={v!r}" for k, v in point.items())
+                raise ValueError(f"grid point {where}: {exc}") from None
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", params.FlushsimWarning)  # caught once, above
+                copies = [sc.replace(seed=seed) for seed in self.seeds]
+            notes = [str(w.message) for w in caught]
+            # the timeline's SET GLOBAL wins from its time on: say so rather than sweep in silence
+            notes += [
+                f"the timeline sets {k} at {t:g} s: the grid's value holds until then"
+                for t, action, k, _ in sc.changes
+                if action == "set" and k in point
+            ]
+            adjusted = "; ".join(dict.fromkeys(notes))
+            first = p * len(self.seeds)
+            for k, c in enumerate(copies):
+                yield Task(first + k, point, c, adjusted)
+
+
+def _axes(
+    scenario: Scenario, grid: Mapping[str, Sequence[object]]
+) -> tuple[list[str], list[list[object]]]:
+    """The grid's knob names and typed values, checked for shape (not yet against ranges)."""
     if not isinstance(grid, Mapping) or not grid:
         raise ValueError("grid must be a non-empty mapping of knob name -> list of values")
     names = []
@@ -163,12 +257,20 @@ def expand(scenario: Scenario, grid: Mapping[str, Sequence[object]]) -> list[dic
         if not list(values):
             raise ValueError(f"grid[{name!r}] is empty: give at least one value")
         names.append(name)
-    count = math.prod(len(list(v)) for v in grid.values())
-    if count > MAX_CONFIGS:
-        raise ValueError(f"the grid has {count:,} points; sweep() runs at most {MAX_CONFIGS:,}")
     # "512M" or "ON" as a my.cnf would say them: typed values, so the columns sort as numbers
     axes = [[params.parse_value(n, v) if isinstance(v, str) else v for v in grid[n]] for n in names]
-    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*axes)]
+    return names, axes
+
+
+def expand(scenario: Scenario, grid: Mapping[str, Sequence[object]]) -> list[dict[str, object]]:
+    """The grid's cross product as a list of {knob: value}, first knob varying slowest.
+
+    Raises:
+        ValueError: an empty grid, a knob the engine does not have, an empty or non-list value
+            list, or more than MAX_CONFIGS points.
+    """
+    g = Grid(scenario, grid)
+    return [g.point(p) for p in range(g.points)]
 
 
 def _is_knob(name: str) -> bool:
@@ -210,31 +312,14 @@ def plan(
     Raises:
         ValueError: as `expand`, or a grid value the knob does not accept, naming the point.
     """
-    if not isinstance(scenario, Scenario):
-        raise TypeError(f"sweep() takes a Scenario, not {type(scenario).__name__}")
-    tasks = []
-    seed_list = _seeds(scenario, seeds)
-    for point in expand(scenario, grid):
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", params.FlushsimWarning)
-                sc = scenario.replace(**point)
-        except ValueError as exc:
-            where = ", ".join(f"{k}={v!r}" for k, v in point.items())
-            raise ValueError(f"grid point {where}: {exc}") from None
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", params.FlushsimWarning)  # caught once, above
-            copies = [sc.replace(seed=seed) for seed in seed_list]
-        notes = [str(w.message) for w in caught]
-        # the timeline's SET GLOBAL wins from its time on: say so rather than sweep in silence
-        notes += [
-            f"the timeline sets {k} at {t:g} s: the grid's value holds until then"
-            for t, action, k, _ in sc.changes
-            if action == "set" and k in point
-        ]
-        adjusted = "; ".join(dict.fromkeys(notes))
-        tasks += [Task(len(tasks) + k, point, c, adjusted) for k, c in enumerate(copies)]
-    return tasks
+    return list(Grid(scenario, grid, seeds).tasks())
+
+
+def _run_key(sc: Scenario) -> bytes:
+    """What makes two runs the same: engine, every resolved knob, timeline, length and seed."""
+    key = (sc.engine, sc.seconds, sc.seed, repr(sorted(sc.values.items())), repr(sc.changes))
+    # 16 bytes a run rather than the whole text: a million-point grid keeps one per run
+    return hashlib.blake2b(repr(key).encode(), digest_size=16).digest()
 
 
 def distinct_runs(tasks: Sequence[Task]) -> tuple[list[Task], dict[int, list[int]]]:
@@ -244,14 +329,115 @@ def distinct_runs(tasks: Sequence[Task]) -> tuple[list[Task], dict[int, list[int
     innodb_io_capacity_max 200 is lowered to 200 at startup, exactly the point (200, 200). A run
     is its engine, every resolved knob, its timeline, length and seed, all the kernel reads.
     """
-    first: dict[tuple, int] = {}
+    first: dict[bytes, int] = {}
     rows_of: dict[int, list[int]] = {}
     for task in tasks:
-        sc = task.scenario
-        key = (sc.engine, sc.seconds, sc.seed, repr(sorted(sc.values.items())), repr(sc.changes))
-        index = first.setdefault(key, task.index)
+        index = first.setdefault(_run_key(task.scenario), task.index)
         rows_of.setdefault(index, []).append(task.index)
     return [tasks[i] for i in rows_of], rows_of
+
+
+# ---------------------------------------------------------------- what a sweep has done
+class IncompleteSweep(RuntimeWarning):
+    """The table lacks rows: interrupted, stopped at a refused grid point, or runs lost.
+
+    A streamed grid (STREAM_ROWS rows or more) stops at a point whose knobs are refused
+    together; a run is lost when its worker process died with it twice.
+
+    Attributes:
+        missing: rows not in the table.
+        interrupted: the signal that stopped the sweep ("Ctrl-C", "SIGTERM", ...), or "".
+    """
+
+    def __init__(self, message: str, *, missing: int, interrupted: str):
+        super().__init__(message)
+        self.missing = missing
+        self.interrupted = interrupted
+
+
+class _Book:
+    """Each row's summary once its run is done, the runs lost, and which rows share a run."""
+
+    def __init__(self, grid: Grid, on_done: Callable[[int], None]):
+        self.grid = grid
+        self.values = np.full((grid.rows, len(SUMMARY_COLUMNS)), np.nan)
+        self.done = np.zeros(grid.rows, dtype=bool)
+        self.notes: dict[str, int] = {"": 0}
+        self.note_of = np.zeros(grid.rows, dtype=np.int32)
+        self.copies: dict[int, list[int]] = {}  # a run's row -> later rows the server runs alike
+        self.lost: dict[int, str] = {}  # a run's row -> why
+        self._first: dict[bytes, int] = {}
+        self._on_done = on_done
+
+    def distinct(self, tasks: Iterable[Task]) -> Iterator[Task]:
+        """The tasks to simulate, one per distinct run; a repeat waits for its first's numbers."""
+        for task in tasks:
+            self.note_of[task.index] = self.notes.setdefault(task.adjustments, len(self.notes))
+            first = self._first.setdefault(_run_key(task.scenario), task.index)
+            if first == task.index:
+                yield task
+            elif self.done[first]:
+                self._fill(task.index, self.values[first])
+            else:
+                self.copies.setdefault(first, []).append(task.index)
+
+    def finish(self, index: int, summary: Mapping[str, float]) -> None:
+        """Record a run's summary for its row and every row that shares it."""
+        vector = np.array([summary[k] for k in SUMMARY_COLUMNS])
+        for row in [index, *self.copies.pop(index, [])]:
+            self._fill(row, vector)
+
+    def _fill(self, row: int, vector: np.ndarray) -> None:
+        self.values[row] = vector
+        self.done[row] = True
+        self._on_done(row)
+
+    def lose(self, index: int, why: str) -> None:
+        """A run given up: its rows stay out of the table and are named."""
+        self.lost[index] = why
+
+    def row(self, row: int) -> dict[str, object]:
+        """One finished row as the table has it."""
+        return {
+            **self.grid.point(row),
+            "seed": self.grid.seed(row),
+            "adjustments": self._note_text()[self.note_of[row]],
+            **dict(zip(SUMMARY_COLUMNS, self.values[row].tolist(), strict=True)),
+        }
+
+    def _note_text(self) -> list[str]:
+        return list(self.notes)  # dicts keep insertion order: position = id
+
+    def missing(self) -> np.ndarray:
+        """The rows not in the table."""
+        return np.flatnonzero(~self.done)
+
+    def names(self, rows: np.ndarray, most: int = 10) -> str:
+        """The first `most` of `rows` by grid point and seed, and how many more."""
+        text = ", ".join(self.grid.describe(int(r)) for r in rows[:most])
+        return text + (f" and {len(rows) - most:,} more" if len(rows) > most else "")
+
+    def table(self) -> pl.DataFrame:
+        """The finished rows in grid order: the knobs, seed, adjustments, SUMMARY_COLUMNS."""
+        rows = np.flatnonzero(self.done)
+        g = self.grid
+        columns = []
+        for knob, axis, digits in zip(g.knobs, g.axes, g.digits(rows), strict=True):
+            dtype = _dtype(axis)
+            cast = {pl.String: str, pl.Float64: float}.get(dtype, lambda v: v)
+            typed = [cast(v) for v in axis]
+            columns.append(pl.Series(knob, [typed[d] for d in digits.tolist()], dtype=dtype))
+        seeds = np.asarray(g.seeds, dtype=np.int64)[rows % len(g.seeds)]
+        columns.append(pl.Series("seed", seeds, dtype=pl.Int64))
+        notes = self._note_text()
+        columns.append(
+            pl.Series("adjustments", [notes[i] for i in self.note_of[rows]], dtype=pl.String)
+        )
+        columns += [
+            pl.Series(k, self.values[rows, j], dtype=pl.Float64)
+            for j, k in enumerate(SUMMARY_COLUMNS)
+        ]
+        return pl.DataFrame(columns)
 
 
 # ---------------------------------------------------------------- running
@@ -260,11 +446,6 @@ def _run_task(task: Task, warmup_s: int, wear: WearSetting) -> tuple[int, dict[s
         warnings.simplefilter("ignore", params.FlushsimWarning)  # reported once, by plan()
         run = simulate(task.scenario)
     return task.index, summarize(run, warmup_s=warmup_s, wear=wear)
-
-
-def _worker_init() -> None:
-    # Ctrl-C goes to the whole process group: the parent decides, workers must not die noisily.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def local_cores() -> int:
@@ -315,12 +496,16 @@ def sweep(
 
     Returns:
         A polars DataFrame, one row per (grid point, seed) in grid order: the grid's knobs,
-        `seed`, `adjustments` and SUMMARY_COLUMNS. After an interrupt, only the finished rows.
+        `seed`, `adjustments` and SUMMARY_COLUMNS. After an interrupt, or when runs were lost
+        with a worker process twice, only the finished rows, and an IncompleteSweep warning
+        naming the missing ones.
 
     Raises:
-        ValueError: a bad grid, seed list, worker count, warm-up or drive, before any run.
+        ValueError: a bad grid, seed list, worker count, warm-up or drive, before any run (a
+            grid of STREAM_ROWS rows or more: each value alone; a point whose knobs are refused
+            together stops the sweep when reached, with an IncompleteSweep warning).
     """
-    tasks = plan(scenario, grid, seeds)
+    g = Grid(scenario, grid, seeds)
     if not 0 <= warmup_s < scenario.seconds:
         raise ValueError(f"warmup_s={warmup_s!r} must be between 0 and {scenario.seconds - 1}")
     wear = WearSetting(drive, fill, ftl_model)
@@ -330,130 +515,151 @@ def sweep(
         workers = local_cores()
     if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
         raise ValueError(f"workers={workers!r} must be a whole number between 1 and 256")
-    results: dict[int, dict[str, float]] = {}
-    runs, rows_of = distinct_runs(tasks)
-    ctx = _mp_context() if client is None and workers > 1 and len(runs) > 1 else None
-    bar = _progress(len(tasks), progress)
+    bar = _progress(g.rows, progress)
+    book: _Book
 
-    def done(index: int, summary: dict[str, float]) -> None:
-        for row in rows_of[index]:
-            results[row] = summary
-            if bar is not None:
-                bar.update(1)
-            if on_row is not None:
-                on_row(_row(tasks[row], summary))
+    def row_done(row: int) -> None:
+        if bar is not None:
+            bar.update(1)
+        if on_row is not None:
+            on_row(book.row(row))
 
+    book = _Book(g, row_done)
+    if g.rows < STREAM_ROWS:
+        tasks: Iterable[Task] = list(g.tasks())  # every point checked before any run
+    else:
+        g.check_values()
+        tasks = _refusals_stop(g.tasks())  # planned as the runs go: the first start at once
+    runs = book.distinct(tasks)
+    interrupted = refused = ""
+    deaths: list[_sweep_workers.Death] = []
     try:
         if client is not None:
-            _run_dask(client, runs, warmup_s, wear, done)
-        elif workers == 1 or len(runs) == 1:
+            _run_dask(client, list(runs), warmup_s, wear, book.finish)
+        elif workers == 1 or g.rows == 1:
             for task in runs:
-                done(*_run_task(task, warmup_s, wear))
+                book.finish(*_run_task(task, warmup_s, wear))
         else:
-            _run_local(ctx, runs, min(workers, len(runs)), warmup_s, wear, done)
-    except KeyboardInterrupt:
-        warnings.warn(
-            f"sweep interrupted: {len(results)} of {len(tasks)} rows finished; "
-            "returning those rows",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+            deaths = _run_local(runs, workers, warmup_s, wear, book)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or the CLI's SIGTERM / SIGHUP (a subclass)
+        interrupted = str(exc) or "Ctrl-C"
+    except _RefusedPoint as exc:
+        refused = str(exc)
     finally:
         if bar is not None:
             bar.close()
-    return _table(tasks, results, list(grid))
+    _warn_incomplete(book, interrupted, refused, deaths)
+    return book.table()
 
 
-def _mp_context():
-    import multiprocessing
-
-    # Never fork this process: polars' thread pool (and a notebook kernel's threads) would be
-    # copied with their locks held. The fork server starts clean, loads the kernels once
-    # (flushsim._sweep_preload) and forks the workers from itself.
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["flushsim._sweep_preload"])
-    return ctx
+class _RefusedPoint(Exception):
+    """A streamed grid point whose knobs are refused together: the sweep stops there."""
 
 
-def _run_local(ctx, tasks, workers, warmup_s, wear, done) -> None:
-    """Run `tasks` on `workers` cores: this process and `workers - 1` worker processes.
+def _refusals_stop(tasks: Iterator[Task]) -> Iterator[Task]:
+    # a ValueError here is the plan's, not a run's: the finished rows are kept
+    try:
+        yield from tasks
+    except ValueError as exc:
+        raise _RefusedPoint(str(exc)) from None
 
-    Starting the workers takes about 0.7 s (the fork server imports flushsim and loads the
-    kernels), and `pool.submit` blocks meanwhile: a thread starts them while this process
-    simulates. Only this thread calls `done`.
+
+def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) -> None:
+    total = book.grid.rows
+    if deaths:
+        retried = sum(len(d.tasks) for d in deaths)
+        warnings.warn(
+            f"{'; '.join(d.describe() for d in deaths)}: the {retried} runs it held were "
+            f"given once more to another ({len(book.lost)} lost a second time)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    missing = book.missing()
+    if not len(missing):
+        return
+    finished = total - len(missing)
+    if interrupted:
+        message = (
+            f"sweep interrupted: {finished} of {total} rows finished ({interrupted}); "
+            f"returning those rows; not run: {book.names(missing)}"
+        )
+    elif refused:
+        message = (
+            f"sweep stopped at {refused}; {finished} of {total} rows finished; returning "
+            f"those rows; not run: {book.names(missing)}"
+        )
+    else:
+        message = (
+            f"{len(missing)} of {total} rows lost: their run died with its worker process "
+            f"twice: {book.names(missing)}"
+        )
+    warnings.warn(
+        IncompleteSweep(message, missing=len(missing), interrupted=interrupted), stacklevel=3
+    )
+
+
+def _run_local(
+    runs: Iterator[Task], workers: int, warmup_s: int, wear: WearSetting, book: _Book
+) -> list[_sweep_workers.Death]:
+    """Run on `workers` cores: this process and `workers - 1` worker processes.
+
+    This process runs the runs in order and, between two of its own, hands the workers theirs.
+    A run lost with its worker is given once more to a live worker (or run here if none is
+    left); lost again, it is recorded in `book.lost`. Returns the workers that died.
     """
-    children = workers - 1
-    pool = ProcessPoolExecutor(max_workers=children, mp_context=ctx, initializer=_worker_init)
-    pending: set[Future] = set()
-    queue = iter(tasks)
-    lock = threading.Lock()  # the queue is shared with the starter thread
-    failed: list[BaseException] = []
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # a worker process importing a script that calls sweep() without a main guard: fail
+        # here, so the worker dies before its first run and the sweep that started it says why
+        raise RuntimeError(_BROKEN)
+    pool = _sweep_workers.Workers(workers - 1, _run_task, (warmup_s, wear))
+    retry: collections.deque[Task] = collections.deque()
+    retried: set[int] = set()
+    deaths: list[_sweep_workers.Death] = []
 
-    def take() -> Task | None:
-        with lock:
-            return next(queue, None)
-
-    def feed() -> None:
-        # Each worker gets one run queued behind the one it runs: at the end, this process
-        # waits for at most one run per worker, and an interrupt has little to cancel.
-        while len(pending) < 2 * children:
-            task = take()
-            if task is None:
-                return
-            pending.add(pool.submit(_run_task, task, warmup_s, wear))
-
-    def start() -> None:
-        try:
-            # The first submit blocks until a worker runs: hold no run while it does. Its
-            # result says whether the worker could start (BrokenProcessPool if not).
-            pool.submit(int).result()
-            feed()
-        except BaseException as exc:  # a broken pool, or the shutdown after an interrupt
-            failed.append(exc)
+    def for_a_worker() -> Task | None:
+        return retry.popleft() if retry else next(runs, None)
 
     def collect(timeout: float | None) -> None:
-        finished, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-        for fut in finished:
-            pending.discard(fut)
-            done(*fut.result())
+        for kind, payload in pool.poll(timeout):
+            if kind == "done":
+                book.finish(*payload)
+                continue
+            if not payload.tasks:
+                continue  # died idle or while starting: nothing lost (a failed start: below)
+            deaths.append(payload)
+            for task in payload.tasks:
+                if task.index in retried:
+                    book.lose(task.index, payload.describe())
+                else:
+                    retried.add(task.index)
+                    retry.append(task)
+            pool.start(1)  # a replacement, for the retries and what is left
+        if not pool.ever_ready and not pool.live and not pool.starting() and pool.failed_starts:
+            raise RuntimeError(_BROKEN)
+        pool.give(for_a_worker)
 
-    def started() -> bool:
-        if starter.is_alive():
-            return False
-        if failed:
-            raise failed[0]
-        return True  # from now on `pending` is this thread's alone
-
-    starter = threading.Thread(target=start, name="flushsim-sweep-start", daemon=True)
-    starter.start()
     try:
-        while (task := take()) is not None:
-            done(*_run_task(task, warmup_s, wear))
-            if started():
-                collect(0)
-                feed()
-        starter.join()
-        started()
-        while pending:
-            collect(None)
-            feed()
-    except BrokenProcessPool:
-        _stop(pool, pending)
-        raise RuntimeError(_BROKEN) from None
+        while (task := next(runs, None)) is not None:
+            book.finish(*_run_task(task, warmup_s, wear))
+            collect(0)
+        while retry or pool.busy():
+            if not pool.live and not pool.starting():  # no worker left: the retries run here
+                while retry:
+                    book.finish(*_run_task(retry.popleft(), warmup_s, wear))
+                break
+            collect(None if pool.busy() else 0.2)
+        # done before any worker spoke: make sure they could start, or a script without a main
+        # guard would pass here while each of its workers runs it all again
+        deadline = time.monotonic() + _sweep_workers.START_TIMEOUT_S
+        while not pool.ever_ready and (pool.live or pool.starting()):
+            if time.monotonic() > deadline:
+                break
+            collect(0.2)
     except BaseException:
-        _stop(pool, pending)
+        pool.stop(now=True)
         raise
-    pool.shutdown(wait=True)
-
-
-def _stop(pool: ProcessPoolExecutor, pending: set[Future]) -> None:
-    """Cancel what is queued and stop the worker processes."""
-    for fut in list(pending):  # the starter thread may still be adding to it
-        fut.cancel()
-    # Running simulations are not interruptible: stop their processes.
-    for proc in list(getattr(pool, "_processes", {}).values()):
-        proc.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    pool.stop(now=False)
+    return deaths
 
 
 _BROKEN = (
@@ -463,39 +669,16 @@ _BROKEN = (
 )
 
 
-def _run_dask(client, tasks, warmup_s, wear, done) -> None:
+def _run_dask(client, tasks, warmup_s, wear, finish) -> None:
     from distributed import as_completed
 
     futures = client.map(_run_task, tasks, warmup_s=warmup_s, wear=wear, pure=False)
     try:
         for fut in as_completed(futures):
-            done(*fut.result())
+            finish(*fut.result())
     except BaseException:
         client.cancel(futures)
         raise
-
-
-def _row(task: Task, summary: Mapping[str, float]) -> dict[str, object]:
-    return {
-        **task.point,
-        "seed": task.scenario.seed,
-        "adjustments": task.adjustments,
-        **summary,
-    }
-
-
-def _table(tasks: list[Task], results: Mapping[int, dict[str, float]], knobs: list[str]):
-    schema = {k: _dtype([t.point[k] for t in tasks]) for k in knobs}
-    schema |= {"seed": pl.Int64, "adjustments": pl.String}
-    schema |= {k: pl.Float64 for k in SUMMARY_COLUMNS}
-    rows = [_row(tasks[i], results[i]) for i in sorted(results)]
-    for row in rows:
-        for k in knobs:
-            if schema[k] == pl.String:
-                row[k] = str(row[k])
-            elif schema[k] == pl.Float64:
-                row[k] = float(row[k])
-    return pl.DataFrame(rows, schema=schema, orient="row") if rows else pl.DataFrame(schema=schema)
 
 
 def _dtype(values: Sequence[object]):

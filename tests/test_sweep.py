@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import math
-import re
-import signal
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -16,6 +13,7 @@ import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweep_process import env
 
 import flushsim as fs
 from flushsim import amplification, frontier
@@ -234,6 +232,22 @@ def test_an_interrupt_keeps_the_finished_rows(workers):
     assert sorted(table["tps_mean"].to_list()) == sorted(r["tps_mean"] for r in seen)
 
 
+def test_a_streamed_grid_stops_at_a_refused_point_keeping_the_finished_rows(monkeypatch):
+    # from STREAM_ROWS rows on, points are checked as they are reached: the third here (hot
+    # rows past the table) is refused after two rows finished, which are kept
+    monkeypatch.setattr(SWEEP, "STREAM_ROWS", 2)
+    grid = {"workload": ["hotset"], "table_rows": [400_000, 1_500], "hot_rows": [2_000, 1_000]}
+    with pytest.warns(SWEEP.IncompleteSweep) as caught:
+        table = fs.sweep(BASE.replace(seconds=3), grid, workers=1, progress=False)
+    assert table.height == 2 and table["table_rows"].to_list() == [400_000, 400_000]
+    (warning,) = [w.message for w in caught if isinstance(w.message, SWEEP.IncompleteSweep)]
+    assert warning.missing == 2 and warning.interrupted == ""
+    assert str(warning).startswith(
+        "sweep stopped at grid point workload='hotset', table_rows=1500, hot_rows=2000: "
+        "hot_rows=2,000 must be between 1 and table_rows (1,500); 2 of 4 rows finished"
+    )
+
+
 def test_ctrl_c_during_a_kernel_is_a_keyboard_interrupt(monkeypatch):
     # SIGINT's handler runs in numba's unpickling of the result, which wraps the
     # KeyboardInterrupt in SystemErrors: the chain the CLI's Ctrl-C test once met
@@ -259,49 +273,6 @@ def test_ctrl_c_during_a_kernel_is_a_keyboard_interrupt(monkeypatch):
         fs.simulate(BASE)
 
 
-def test_ctrl_c_on_the_command_line_writes_what_finished(tmp_path):
-    out = tmp_path / "sweep.csv"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "flushsim",
-            "sweep",
-            "default",
-            "--seconds",
-            "120",
-            "--grid",
-            "innodb_io_capacity=100,200,300,400,500,600,700,800,900,1000",
-            "--grid",
-            "innodb_lru_scan_depth=100,1024",
-            "--workers",
-            "2",
-            "--out",
-            str(out),
-        ],
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    # wait until the progress bar counts a finished run, then press Ctrl-C (SIGINT)
-    finished, text = 0, ""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not finished:
-        line = proc.stderr.readline()
-        text += line
-        counts = re.findall(r"\| *(\d+)/20 ", line)
-        finished = int(counts[-1]) if counts else 0
-    assert 1 <= finished < 20, text
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
-    assert "interrupted" in stderr
-    assert "Traceback" not in stderr
-    table = pl.read_csv(out)
-    assert finished <= table.height < 20
-
-
 def test_a_script_without_a_main_guard_gets_told_how_to_fix_it(tmp_path):
     # Each worker process re-imports the script, whose sweep() then fails inside the worker;
     # this process, which runs its share meanwhile, must not return a table as if all was well.
@@ -312,7 +283,12 @@ def test_a_script_without_a_main_guard_gets_told_how_to_fix_it(tmp_path):
         "fs.sweep(sc, {'innodb_io_capacity': [100, 200, 300, 400]}, workers=2, progress=False)\n"
     )
     res = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert res.returncode == 1, res.stderr
     assert "RuntimeError: sweep(): the worker processes died while starting" in res.stderr
@@ -341,6 +317,7 @@ def test_cli_sweep_writes_the_table(tmp_path):
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=env(),
         timeout=300,
     )
     assert res.returncode == 0, res.stderr
@@ -365,6 +342,7 @@ def test_cli_sweep_errors_are_one_line(tmp_path, args, message):
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=env(),
         timeout=120,
     )
     assert res.returncode == 2
