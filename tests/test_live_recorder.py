@@ -651,7 +651,7 @@ def test_the_output_is_checked_before_connecting(server, tmp_path):
         (existing, "exists: pass --force"),
         (tmp_path / "missing" / "x.parquet", "does not exist"),
         (tmp_path / "x.json", "must end in .parquet or .csv"),
-        (tmp_path, "is a directory"),
+        (tmp_path, "is a folder"),
     ):
         with pytest.raises(ValueError, match=message):
             run(server, out=out)
