@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--engine", choices=params.ENGINES, help="default: the recording's")
     rp.add_argument("--out", help="write server and model per second (long) to FILE.parquet/.csv")
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
-    kn.add_argument("--engine", default=params.MYSQL80)
+    kn.add_argument("--engine", choices=params.ENGINES, default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
     return p
 
@@ -243,20 +243,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_knobs(engine: str) -> int:
-    import polars as pl
+    from .knob_text import knobs_table
 
-    rows = params.for_engine(engine)
-    table = pl.DataFrame(
-        {
-            "knob": [p.name for p in rows],
-            "default": [p.default_doc or str(p.default) for p in rows],
-            "range": [p.range_text() for p in rows],
-            "unit": [p.unit for p in rows],
-            "dynamic": [p.dynamic for p in rows],
-        }
-    )
-    with _wide():
-        print(table)
+    print(knobs_table(engine))
     return 0
 
 
