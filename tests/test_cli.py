@@ -114,7 +114,7 @@ def test_report_writes_a_standalone_html_file(tmp_path, capsys):
     # BokehJS is inlined (no CDN: opens offline) and the figures carry the run's data
     assert "cdn.bokeh.org" not in page and "Bokeh.embed" in page
     assert "buffer_flush_background_total_pages" in page
-    assert "workload stopped at 10 s" in page  # the regime list
+    assert "at 10 s: the workload stops" in page  # the regime list
     assert "80% full" in page
 
 

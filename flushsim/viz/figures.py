@@ -178,6 +178,7 @@ def _curtain(p, curtain: ColumnDataSource) -> None:
 def pool_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSource):
     """Buffer pool pages: free, clean and dirty, with the regime changes numbered on top."""
     pool = time_figure("Buffer pool pages", "pages", x)
+    lines = []
     for key, label, color in POOL_CURVES:
         pool.line(
             "time_s",
@@ -186,9 +187,14 @@ def pool_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
             color="#999999",
             line_dash="dashed",
         )
-        pool.line("time_s", key, source=cur["pool"], color=color, line_width=2, legend_label=label)
+        lines.append(
+            pool.line(
+                "time_s", key, source=cur["pool"], color=color, line_width=2, legend_label=label
+            )
+        )
     pool.add_tools(
         HoverTool(
+            renderers=lines[:1],  # one box per second: the others would repeat it
             tooltips=[
                 ("t", "@time_s s"),
                 ("free", "@free{0,0}"),
@@ -243,8 +249,11 @@ def flush_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSou
         color="#333333",
         line_dash="dashed",
     )
+    # Bokeh hit-tests no stacked area under a vline hover: an unseen line of the total carries it
+    total = fl.line("time_s", "total", source=cur["flush"], line_alpha=0.0)
     fl.add_tools(
         HoverTool(
+            renderers=[total],
             tooltips=[("t", "@time_s s"), ("total", "@total{0,0}")]
             + [(label, "@" + n + "{0,0}") for n, label, _ in FLUSH_KINDS],
             mode="vline",
@@ -265,7 +274,7 @@ def redo_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
         color="#999999",
         line_dash="dashed",
     )
-    rd.line(
+    age = rd.line(
         "time_s",
         "age_mib",
         source=cur["redo"],
@@ -288,6 +297,18 @@ def redo_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
         color="#d62728",
         line_dash="dashdot",
         legend_label="sync limit (15/16)",
+    )
+    rd.add_tools(
+        HoverTool(
+            renderers=[age],
+            tooltips=[
+                ("t", "@time_s s"),
+                ("checkpoint age", "@age_mib{0,0.0} MiB"),
+                ("async limit", "@async_mib{0,0.0} MiB"),
+                ("sync limit", "@sync_mib{0,0.0} MiB"),
+            ],
+            mode="vline",
+        )
     )
     _curtain(rd, curtain)
     finish(rd)
@@ -331,11 +352,12 @@ def work_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
         color="#999999",
         line_dash="dashed",
     )
-    wk.line(
+    tps = wk.line(
         "time_s", "sim_tps", source=cur["work"], color="#2ca02c", line_width=2, legend_label="tps"
     )
     wk.add_tools(
         HoverTool(
+            renderers=[tps],
             tooltips=[
                 ("t", "@time_s s"),
                 ("tps", "@sim_tps{0,0}"),
@@ -368,7 +390,7 @@ def amplification_figure(cur: Sources, base: Sources):
         source=base["wa"],
         color="#bbbbbb",
     )
-    wa.hbar(
+    bars = wa.hbar(
         y="label",
         right="mb_s",
         height=0.6,
@@ -391,7 +413,8 @@ def amplification_figure(cur: Sources, base: Sources):
     wa.x_range.start = 0
     wa.add_tools(
         HoverTool(
-            tooltips=[("stage", "@label"), ("MB/s", "@mb_s{0.00}"), ("over previous", "@factor")]
+            renderers=[bars],
+            tooltips=[("stage", "@label"), ("MB/s", "@mb_s{0.00}"), ("factor", "@factor")],
         )
     )
     finish(wa, "bottom_right")
@@ -415,7 +438,7 @@ def lifetime_figure(cur: Sources, base: Sources):
         color="#999999",
         line_dash="dashed",
     )
-    sd.line(
+    model = sd.line(
         "fill_pct",
         "seed004",
         source=cur["ssd"],
@@ -442,7 +465,17 @@ def lifetime_figure(cur: Sources, base: Sources):
     sd.xaxis.axis_label = "drive fill factor (%)"
     sd.yaxis.axis_label = "years until rated endurance"
     sd.yaxis.formatter = number_formatter()  # a near-idle server's drive lasts 10^5 years
-    sd.add_tools(HoverTool(tooltips=[("fill", "@fill_pct{0} %"), ("years", "@years{0.0}")]))
+    sd.add_tools(
+        HoverTool(
+            renderers=[model],
+            tooltips=[
+                ("fill", "@fill_pct{0} %"),
+                ("seed 004 model", "@seed004{0,0.0} years"),
+                ("Desnoyers (greedy FTL)", "@{desnoyers-greedy}{0,0.0} years"),
+            ],
+            mode="vline",
+        )
+    )
     finish(sd, "bottom_left")
     return sd
 
