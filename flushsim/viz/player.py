@@ -84,7 +84,33 @@ if (!window.__flushsim_local_only && window.Bokeh && window.Bokeh.require) {
 }
 """
 
-# Both patches as a page's own script (notebook.output_notebook), in place before the first
+# ipywidgets 8 puts a control's tooltip on its description label only (DescriptionView
+# .updateTooltip); a dropdown's <select> gets it only without a description, a slider's body
+# never. The explorer's controls (DOM class fs-knob-<knob>) have descriptions: copy each
+# label's title onto the control and its <select>, now and whenever the page changes (a new
+# view, an engine switch's new help), so the help shows wherever the pointer is.
+_HELP_TITLES = r"""
+if (!window.__flushsim_help_titles && typeof MutationObserver !== "undefined" && document.body) {
+    window.__flushsim_help_titles = true;
+    let queued = false;
+    const copy = () => {
+        queued = false;
+        for (const el of document.querySelectorAll('[class*="fs-knob-"]')) {
+            const label = el.querySelector(":scope > .widget-label");
+            if (!label || !label.title) { continue; }
+            for (const target of [el, ...el.querySelectorAll("select")]) {
+                if (target.title !== label.title) { target.title = label.title; }
+            }
+        }
+    };
+    new MutationObserver(() => {
+        if (!queued) { queued = true; requestAnimationFrame(copy); }
+    }).observe(document.body, {subtree: true, childList: true, attributeFilter: ["title"]});
+    copy();
+}
+"""
+
+# The patches as a page's own script (notebook.output_notebook), in place before the first
 # document paints; the players install them too, for pages that load BokehJS another way. With
 # BOKEH_RESOURCES=cdn BokehJS arrives after this runs: wait for it (for up to 10 s).
 PAGE_PATCHES_JS = (
@@ -92,13 +118,14 @@ PAGE_PATCHES_JS = (
     "if (!(window.Bokeh && window.Bokeh.require)) {\n"
     "    if (tries > 0) { setTimeout(() => patch(tries - 1), 20); }\n"
     "    return;\n"
-    "}\n" + _STYLE_READS_OFF + _LOCAL_ONLY + "})(500);\n"
+    "}\n" + _STYLE_READS_OFF + _LOCAL_ONLY + _HELP_TITLES + "})(500);\n"
 )
 
 # Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
 _REVEAL_FN = (
     _STYLE_READS_OFF
     + _LOCAL_ONLY
+    + _HELP_TITLES
     + r"""
 function reveal(t) {
     if (curtain.data.left[0] !== t) {
