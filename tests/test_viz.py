@@ -634,6 +634,11 @@ def test_every_controls_help_is_the_engines_own(monkeypatch, engine):
         assert "Per instance" not in depth and "Server default 1536;" in depth
         assert "LRU flushing ignores it" not in iocap_max
     assert ex.readouts["innodb_lru_scan_depth"].box.tooltip == depth
+    # the page puts the help on the whole control from the document's "help" source
+    page_help = dict(zip(*ex.sources["help"].data.values(), strict=True))
+    assert page_help["innodb_lru_scan_depth"] == depth
+    assert {"preset", "engine", "drive", "ssd_fill", "version"} <= set(page_help)
+    assert all(page_help.values())
 
 
 def test_a_small_pool_s_notes_say_what_each_engine_does_without_free_pages():

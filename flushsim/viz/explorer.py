@@ -14,7 +14,9 @@ first shown, so an explorer driven only from code costs a simulation. A shown ex
 first run while the page loads and draws it when the page has drawn the figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
-with the text `ready` after a run has been drawn, for the browser tests.
+with the text `ready` after a run has been drawn, for the browser tests. Every text about a knob
+(hover help, readouts) is the chosen engine's (`knob_text`); a slider's readout is a box that
+takes a typed value (`readout`), beside it with the class `fs-readout`.
 """
 
 from __future__ import annotations
@@ -729,6 +731,22 @@ class Explorer:
             self.controls[name].tooltip = help_text(name, engine)
         for name in KNOB_CONTROLS:
             self.readouts[name].box.tooltip = self.controls[name].tooltip
+        self._send_help()  # the page shows the new help
+
+    def _send_help(self) -> None:
+        """Every control's help to the page, which shows it on the whole control (player.py)."""
+        named = {
+            "preset": self.preset_picker,
+            "engine": self.engine_picker,
+            **self.controls,
+            **self.engine_controls,
+            "drive": self.drive_picker,
+            "ssd_fill": self.fill,
+        }
+        self.sources["help"].data = {
+            "knob": list(named),
+            "text": [ctl.tooltip or "" for ctl in named.values()],
+        }
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)

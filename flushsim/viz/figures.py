@@ -175,10 +175,21 @@ def _curtain(p, curtain: ColumnDataSource) -> None:
     p.vspan(x="left", source=curtain, line_color="#555555", line_dash="dotted", level="overlay")
 
 
+def _slice_hover(p, source: ColumnDataSource, x: str, tooltips: list[tuple[str, str]]) -> None:
+    """A hover box for the row under the pointer (rows 1 apart in `x`): one box, always.
+
+    A vline hover over a line reports each segment it crosses (two at a whole second, one per
+    curve: duplicate boxes, and ??? from the renderers whose source lacks a field; stacked
+    areas are not hit-tested at all). Here it reads unseen, flat bars one row wide (x
+    extents only count in a vline hit), so a point is in exactly one.
+    """
+    bars = p.vbar(x=x, top=0.0, width=0.98, source=source, fill_alpha=0.0, line_alpha=0.0)
+    p.add_tools(HoverTool(renderers=[bars], tooltips=tooltips, mode="vline"))
+
+
 def pool_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSource):
     """Buffer pool pages: free, clean and dirty, with the regime changes numbered on top."""
     pool = time_figure("Buffer pool pages", "pages", x)
-    lines = []
     for key, label, color in POOL_CURVES:
         pool.line(
             "time_s",
@@ -187,22 +198,17 @@ def pool_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
             color="#999999",
             line_dash="dashed",
         )
-        lines.append(
-            pool.line(
-                "time_s", key, source=cur["pool"], color=color, line_width=2, legend_label=label
-            )
-        )
-    pool.add_tools(
-        HoverTool(
-            renderers=lines[:1],  # one box per second: the others would repeat it
-            tooltips=[
-                ("t", "@time_s s"),
-                ("free", "@free{0,0}"),
-                ("dirty", "@dirty{0,0}"),
-                ("clean", "@clean{0,0}"),
-            ],
-            mode="vline",
-        )
+        pool.line("time_s", key, source=cur["pool"], color=color, line_width=2, legend_label=label)
+    _slice_hover(
+        pool,
+        cur["pool"],
+        "time_s",
+        [
+            ("t", "@time_s s"),
+            ("free", "@free{0,0}"),
+            ("dirty", "@dirty{0,0}"),
+            ("clean", "@clean{0,0}"),
+        ],
     )
     if "regimes" in cur:
         pool.scatter(
@@ -249,15 +255,12 @@ def flush_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSou
         color="#333333",
         line_dash="dashed",
     )
-    # Bokeh hit-tests no stacked area under a vline hover: an unseen line of the total carries it
-    total = fl.line("time_s", "total", source=cur["flush"], line_alpha=0.0)
-    fl.add_tools(
-        HoverTool(
-            renderers=[total],
-            tooltips=[("t", "@time_s s"), ("total", "@total{0,0}")]
-            + [(label, "@" + n + "{0,0}") for n, label, _ in FLUSH_KINDS],
-            mode="vline",
-        )
+    _slice_hover(
+        fl,
+        cur["flush"],
+        "time_s",
+        [("t", "@time_s s"), ("total", "@total{0,0}")]
+        + [(label, "@" + n + "{0,0}") for n, label, _ in FLUSH_KINDS],
     )
     _curtain(fl, curtain)
     finish(fl)
@@ -274,7 +277,7 @@ def redo_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
         color="#999999",
         line_dash="dashed",
     )
-    age = rd.line(
+    rd.line(
         "time_s",
         "age_mib",
         source=cur["redo"],
@@ -298,17 +301,16 @@ def redo_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
         line_dash="dashdot",
         legend_label="sync limit (15/16)",
     )
-    rd.add_tools(
-        HoverTool(
-            renderers=[age],
-            tooltips=[
-                ("t", "@time_s s"),
-                ("checkpoint age", "@age_mib{0,0.0} MiB"),
-                ("async limit", "@async_mib{0,0.0} MiB"),
-                ("sync limit", "@sync_mib{0,0.0} MiB"),
-            ],
-            mode="vline",
-        )
+    _slice_hover(
+        rd,
+        cur["redo"],
+        "time_s",
+        [
+            ("t", "@time_s s"),
+            ("checkpoint age", "@age_mib{0,0.0} MiB"),
+            ("async limit", "@async_mib{0,0.0} MiB"),
+            ("sync limit", "@sync_mib{0,0.0} MiB"),
+        ],
     )
     _curtain(rd, curtain)
     finish(rd)
@@ -352,20 +354,19 @@ def work_figure(cur: Sources, base: Sources, x: Range1d, curtain: ColumnDataSour
         color="#999999",
         line_dash="dashed",
     )
-    tps = wk.line(
+    wk.line(
         "time_s", "sim_tps", source=cur["work"], color="#2ca02c", line_width=2, legend_label="tps"
     )
-    wk.add_tools(
-        HoverTool(
-            renderers=[tps],
-            tooltips=[
-                ("t", "@time_s s"),
-                ("tps", "@sim_tps{0,0}"),
-                ("stall", "@stall_s{0.00} thread-s"),
-                ("p99", "@sim_trx_latency_p99_ms{0.0} ms"),
-            ],
-            mode="vline",
-        )
+    _slice_hover(
+        wk,
+        cur["work"],
+        "time_s",
+        [
+            ("t", "@time_s s"),
+            ("tps", "@sim_tps{0,0}"),
+            ("stall", "@stall_s{0.00} thread-s"),
+            ("p99", "@sim_trx_latency_p99_ms{0.0} ms"),
+        ],
     )
     _curtain(wk, curtain)
     finish(wk)
@@ -409,7 +410,8 @@ def amplification_figure(cur: Sources, base: Sources):
         text_font_size="8pt",
     )
     wa.xaxis.axis_label = "MB/s (MiB)"
-    wa.x_range.range_padding = 0.3  # room for the factor labels right of the bars
+    # room for the factor labels right of the bars ("x96.36 of rows changed": 35 % of the frame)
+    wa.x_range.range_padding = 1.6
     wa.x_range.start = 0
     wa.add_tools(
         HoverTool(
@@ -438,7 +440,7 @@ def lifetime_figure(cur: Sources, base: Sources):
         color="#999999",
         line_dash="dashed",
     )
-    model = sd.line(
+    sd.line(
         "fill_pct",
         "seed004",
         source=cur["ssd"],
@@ -465,16 +467,15 @@ def lifetime_figure(cur: Sources, base: Sources):
     sd.xaxis.axis_label = "drive fill factor (%)"
     sd.yaxis.axis_label = "years until rated endurance"
     sd.yaxis.formatter = number_formatter()  # a near-idle server's drive lasts 10^5 years
-    sd.add_tools(
-        HoverTool(
-            renderers=[model],
-            tooltips=[
-                ("fill", "@fill_pct{0} %"),
-                ("seed 004 model", "@seed004{0,0.0} years"),
-                ("Desnoyers (greedy FTL)", "@{desnoyers-greedy}{0,0.0} years"),
-            ],
-            mode="vline",
-        )
+    _slice_hover(  # the fills are 1 % apart (sources.wear_data)
+        sd,
+        cur["ssd"],
+        "fill_pct",
+        [
+            ("fill", "@fill_pct{0} %"),
+            ("seed 004 model", "@seed004{0,0.0} years"),
+            ("Desnoyers (greedy FTL)", "@{desnoyers-greedy}{0,0.0} years"),
+        ],
     )
     finish(sd, "bottom_left")
     return sd
@@ -500,7 +501,7 @@ def build(cur: Sources, base: Sources | None = None) -> Figures:
     _proxy_legends(figs)
     grid = gridplot([list(figs[0:2]), list(figs[2:4]), list(figs[4:6])], toolbar_location=None)
     _slim(grid)
-    clock, play, text = player(curtain, cur.get("regimes"), cur["pool"])
+    clock, play, text = player(curtain, cur.get("regimes"), cur["pool"], cur.get("help"))
     return Figures(
         layout=column(grid, row(play, clock), text),
         curtain=curtain,

@@ -84,30 +84,39 @@ if (!window.__flushsim_local_only && window.Bokeh && window.Bokeh.require) {
 }
 """
 
-# ipywidgets 8 puts a control's tooltip on its description label only (DescriptionView
-# .updateTooltip); a dropdown's <select> gets it only without a description, a slider's body
-# never. The explorer's controls (DOM class fs-knob-<knob>) have descriptions: copy each
-# label's title onto the control and its <select>, now and whenever the page changes (a new
-# view, an engine switch's new help), so the help shows wherever the pointer is.
+# ipywidgets puts a control's tooltip on its description label at most (8.1's DescriptionView
+# .updateTooltip; Voila's bundled widgets put it nowhere): a dropdown's <select> and a slider's
+# body carry no help. The explorer's help goes through its Bokeh document instead, in the source
+# named `help` (columns `knob`, `text`), and this script sets it as the `title` of each control
+# (DOM class fs-knob-<knob>) and of its <select>: now, when the help changes (an engine switch)
+# and whenever the page changes (a new view), coalesced to one pass a frame.
 _HELP_TITLES = r"""
-if (!window.__flushsim_help_titles && typeof MutationObserver !== "undefined" && document.body) {
-    window.__flushsim_help_titles = true;
-    let queued = false;
+if (!window.__flushsim_help_copy && typeof MutationObserver !== "undefined" && document.body) {
+    const column = (data, key) => typeof data.get === "function" ? data.get(key) : data[key];
     const copy = () => {
-        queued = false;
-        for (const el of document.querySelectorAll('[class*="fs-knob-"]')) {
-            const label = el.querySelector(":scope > .widget-label");
-            if (!label || !label.title) { continue; }
-            for (const target of [el, ...el.querySelectorAll("select")]) {
-                if (target.title !== label.title) { target.title = label.title; }
+        window.__flushsim_help_queued = false;
+        for (const doc of (window.Bokeh && window.Bokeh.documents) || []) {
+            const help = doc.get_model_by_name("help");
+            if (!help) { continue; }
+            const knobs = column(help.data, "knob") || [], texts = column(help.data, "text") || [];
+            for (let i = 0; i < knobs.length; i++) {
+                for (const el of document.querySelectorAll(".fs-knob-" + knobs[i])) {
+                    for (const target of [el, ...el.querySelectorAll("select")]) {
+                        if (target.title !== texts[i]) { target.title = texts[i]; }
+                    }
+                }
             }
         }
     };
+    window.__flushsim_help_copy = copy;
     new MutationObserver(() => {
-        if (!queued) { queued = true; requestAnimationFrame(copy); }
-    }).observe(document.body, {subtree: true, childList: true, attributeFilter: ["title"]});
-    copy();
+        if (!window.__flushsim_help_queued) {
+            window.__flushsim_help_queued = true;
+            requestAnimationFrame(copy);
+        }
+    }).observe(document.body, {subtree: true, childList: true});
 }
+if (window.__flushsim_help_copy) { window.__flushsim_help_copy(); }
 """
 
 # The patches as a page's own script (notebook.output_notebook), in place before the first
@@ -118,7 +127,7 @@ PAGE_PATCHES_JS = (
     "if (!(window.Bokeh && window.Bokeh.require)) {\n"
     "    if (tries > 0) { setTimeout(() => patch(tries - 1), 20); }\n"
     "    return;\n"
-    "}\n" + _STYLE_READS_OFF + _LOCAL_ONLY + _HELP_TITLES + "})(500);\n"
+    "}\n" + _STYLE_READS_OFF + _LOCAL_ONLY + "})(500);\n"
 )
 
 # Shown up to second t: the curtain's edge and the regime changes reached (both snippets use it).
@@ -219,10 +228,11 @@ if (play.active) {
 )
 
 
-def player(curtain, regimes, series):
+def player(curtain, regimes, series, help_source=None):
     """The browser-side player: a play / pause toggle, a time slider and the regime list.
 
     `series` is a per-second source (its `time_s` column): the player never runs past its end.
+    `help_source` (named "help") holds the controls' help that `_HELP_TITLES` puts on them.
     """
     clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
     play = Toggle(label="play / pause", active=False, width=110, name="play")
@@ -234,11 +244,20 @@ def player(curtain, regimes, series):
         styles={"overflow-y": "auto"},
         name="regimes_text",
     )
-    args = dict(curtain=curtain, curtain_end=CURTAIN_END, clock=clock, regimes=regimes, div=text)
+    args = dict(
+        curtain=curtain,
+        curtain_end=CURTAIN_END,
+        clock=clock,
+        regimes=regimes,
+        div=text,
+        help=help_source,
+    )
     clock.js_on_change("value", CustomJS(args=args, code=_REVEAL_JS))
     # A re-run sends new regimes while the clock may not move: list them again.
     if regimes is not None:
         regimes.js_on_change("data", CustomJS(args=args, code=_REVEAL_JS))
+    if help_source is not None:
+        help_source.js_on_change("data", CustomJS(code=_HELP_TITLES))
     play_args = dict(args, play=play, series=series, frame_ms=FRAME_MS, slider_every=SLIDER_EVERY)
     play.js_on_change("active", CustomJS(args=play_args, code=_PLAY_JS))
     return clock, play, text

@@ -142,6 +142,8 @@ def regime_changes(run: Run) -> pl.DataFrame:
                 rows.append((t, t - 0.5, key, rule_text(key, engine)))
             before = on
     for at, action, knob, value in run.scenario.changes:
+        if at > s.height:  # after the run's end (a run shorter than its preset's timeline)
+            continue
         key = "set" if action == "set" else action.split("_")[0]
         rows.append((math.ceil(at), float(at), key, event_text(action, knob, value, engine)))
     rows.sort(key=lambda r: (r[0], r[1]))

@@ -175,6 +175,7 @@ def empty_data() -> dict[str, dict[str, list]]:
         "ssd": {"fill_pct": [], "seed004": [], "desnoyers-greedy": []},
         "ssd_now": {"fill_pct": [], "years": [], "model": []},
         "regimes": {"time_s": [], "y": [], "n": [], "at": [], "text": []},
+        "help": {"knob": [], "text": []},  # the explorer's controls' help (player._HELP_TITLES)
     }
 
 
