@@ -469,19 +469,24 @@ class Explorer:
             "<b>flushsim explorer</b>: move a knob, watch the pool. Hover a control for the "
             "server's documentation of it. Dashed grey curves are the pinned baseline."
         )
+        row = w.Layout()  # one layout model for every slider-and-readout row
+
+        def with_readout(slider: w.Widget, readout: TypedReadout) -> w.HBox:
+            return w.HBox([slider, readout.box], layout=row)
+
         left = w.VBox(
             [
                 self.preset_picker,
                 self.engine_picker,
                 self.workload_picker,
-                *(w.HBox([self.controls[n], self.readouts[n].box]) for n in KNOB_CONTROLS),
-                w.HBox([self.flush_size, self.readouts[FLUSH_SIZE].box]),
+                *(with_readout(self.controls[n], self.readouts[n]) for n in KNOB_CONTROLS),
+                with_readout(self.flush_size, self.readouts[FLUSH_SIZE]),
                 self.release,
                 self.lsn_age,
                 w.HTML("<b>I/O path</b> (the device's own knobs: <code>device_*</code>)"),
                 *(self.controls[n] for n in IO_PICKERS),
                 self.drive_picker,
-                w.HBox([self.fill, self.fill_readout.box]),
+                with_readout(self.fill, self.fill_readout),
                 w.HBox([self.pin_button, self.clear_button]),
                 self.status,
                 self.summary,
