@@ -748,10 +748,9 @@ class Explorer:
             "drive": self.drive_picker,
             "ssd_fill": self.fill,
         }
-        self.sources["help"].data = {
-            "knob": list(named),
-            "text": [ctl.tooltip or "" for ctl in named.values()],
-        }
+        help_ = {"knob": list(named), "text": [ctl.tooltip or "" for ctl in named.values()]}
+        if self.sources["help"].data != help_:  # a preset of the same engine: nothing to send
+            self.sources["help"].data = help_
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)

@@ -250,7 +250,7 @@ def player(curtain, regimes, series, help_source=None):
         clock=clock,
         regimes=regimes,
         div=text,
-        help=help_source,
+        help=help_source,  # unused here: it puts the help source in the document
     )
     clock.js_on_change("value", CustomJS(args=args, code=_REVEAL_JS))
     # A re-run sends new regimes while the clock may not move: list them again.

@@ -182,7 +182,8 @@ def empty_data() -> dict[str, dict[str, list]]:
 def regime_marks(run: Run, table: pl.DataFrame) -> dict[str, list]:
     """Numbered markers for the regime changes along the top of the pool figure, and their words.
 
-    `at` is the second the change is reported at (the table's `time_s`), `text` the words.
+    `time_s` is where a mark sits (the table's `x`), `at` the second the change is listed at
+    (the table's `time_s`), `text` the words.
     """
     top = float(run.series["buffer_pool_pages_total"].max())
     return {
