@@ -48,10 +48,9 @@ def help_text(name: str, engine: str) -> str:
     """A control's hover help: the knob's description, unit, default and range on `engine`."""
     p = params.get(name, engine)
     unit = f" Unit: {p.unit}." if p.unit else ""
-    return (
-        f"{p.name} ({engine}): {p.doc}{unit} Server default {default_text(p)}; "
-        f"valid {range_text(p)}."
-    )
+    # workload and storage knobs are flushsim's own: no server has a default for them
+    default = "Server default" if p.group == "server" else "Default"
+    return f"{p.name} ({engine}): {p.doc}{unit} {default} {default_text(p)}; valid {range_text(p)}."
 
 
 # Column widths of the `knobs` table; longer cells wrap onto more lines, nothing is cut.
