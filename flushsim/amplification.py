@@ -57,6 +57,18 @@ OPTIONAL_STAGES = (
     ("binlog_bytes", "binary log"),
 )
 
+# The stage each stage's `factor` (in `totals`) is relative to (None: no factor).
+FACTOR_BASE: dict[str, str | None] = {
+    "row_bytes": None,
+    "data_page_bytes": "row_bytes",
+    "doublewrite_bytes": "data_page_bytes",
+    "redo_bytes": "data_page_bytes",
+    "undo_bytes": "data_page_bytes",
+    "binlog_bytes": "data_page_bytes",
+    "db_bytes": "row_bytes",
+    "flash_bytes": "db_bytes",
+}
+
 SECONDS_PER_DAY = 86_400
 
 
@@ -234,19 +246,9 @@ def totals(
     stages += [st for st in OPTIONAL_STAGES if st[0] in c.columns]
     stages += [st for st in STAGES if st[0] in ("db_bytes", "flash_bytes")]
     mean = {name: float(c[name].mean() or 0.0) for name, _ in stages}
-    ref = {
-        "row_bytes": None,
-        "data_page_bytes": "row_bytes",
-        "doublewrite_bytes": "data_page_bytes",
-        "redo_bytes": "data_page_bytes",
-        "undo_bytes": "data_page_bytes",
-        "binlog_bytes": "data_page_bytes",
-        "db_bytes": "row_bytes",
-        "flash_bytes": "db_bytes",
-    }
     factors = []
     for name, _ in stages:
-        base = ref[name]
+        base = FACTOR_BASE[name]
         factors.append(mean[name] / mean[base] if base and mean[base] > 0 else None)
     return pl.DataFrame(
         {

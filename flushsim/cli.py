@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", help="write server and model per second (long) to FILE.parquet/.csv")
     rp.add_argument("--force", action="store_true", help="replace an existing --out")
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
-    kn.add_argument("--engine", default=params.MYSQL80)
+    kn.add_argument("--engine", choices=params.ENGINES, default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
     return p
 
@@ -272,29 +272,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_knobs(engine: str) -> int:
-    import polars as pl
+    from .knob_text import knobs_table
 
-    rows = params.for_engine(engine)
-    table = pl.DataFrame(
-        {
-            "knob": [p.name for p in rows],
-            "default": [p.default_doc or str(p.default) for p in rows],
-            "range": [_range(p) for p in rows],
-            "unit": [p.unit for p in rows],
-            "dynamic": [p.dynamic for p in rows],
-        }
-    )
-    with _wide(), pl.Config(tbl_width_chars=260, fmt_str_lengths=100):
-        print(table)
+    print(knobs_table(engine))
     return 0
-
-
-def _range(p: params.Param) -> str:
-    """The server's range, and the simulator's own limit where it is lower."""
-    if p.name == "innodb_buffer_pool_size":
-        gib = params.SIM_MAX_POOL_PAGES * 16 * params.KiB // params.GiB
-        return f"{p.range_text()}; flushsim: at most {gib} GiB (16 KiB pages)"
-    return p.range_text()
 
 
 def _cmd_warm() -> int:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from . import outputs
+from . import outputs, params
+from .knob_text import server_value
 from .run import Run
 
 
@@ -65,14 +66,19 @@ def write_html(
 
 
 def _header(run: Run, setting, regimes) -> str:
+    from .viz.regimes import event_text
+
     sc = run.scenario
     s = run.summary()
     knob_rows = "".join(
-        f"<tr><td><code>{html.escape(k)}</code></td><td>{html.escape(str(v))}</td></tr>"
+        f"<tr><td><code>{html.escape(k)}</code></td>"
+        f"<td>{html.escape(server_value(params.get(k, sc.engine), v))}</td></tr>"
         for k, v in sc.knobs.items()
     )
     knob_rows += "".join(
-        f"<tr><td colspan=2>{html.escape(e.describe())}</td></tr>" for e in sc.timeline
+        f"<tr><td colspan=2>at {at:g} s: {html.escape(event_text(action, knob, v, sc.engine))}"
+        "</td></tr>"
+        for at, action, knob, v in sc.changes
     )
     regime_rows = "".join(
         f"<li>at {t} s: {html.escape(text)}</li>"

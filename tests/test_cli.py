@@ -117,7 +117,7 @@ def test_report_writes_a_standalone_html_file(tmp_path, capsys):
     # BokehJS is inlined (no CDN: opens offline) and the figures carry the run's data
     assert "cdn.bokeh.org" not in page and "Bokeh.embed" in page
     assert "buffer_flush_background_total_pages" in page
-    assert "workload stopped at 10 s" in page  # the regime list
+    assert "at 10 s: the workload stops" in page  # the regime list
     assert "80% full" in page
 
 
@@ -270,8 +270,12 @@ def test_the_documented_maximum_pool_size_meets_the_simulators_limit_not_a_range
     assert cli.main([*argv, f"innodb_buffer_pool_size={2**63}"]) == 2
     assert "is out of range" in capsys.readouterr().err
     assert cli.main(["knobs"]) == 0
-    line = next(x for x in capsys.readouterr().out.splitlines() if "innodb_buffer_pool_size" in x)
-    assert "flushsim: at most 64 GiB (16 KiB pages)" in line
+    # the knob's cells wrap onto the lines below its name, up to the next knob's line
+    lines = capsys.readouterr().out.splitlines()
+    first = next(i for i, x in enumerate(lines) if x.startswith("innodb_buffer_pool_size "))
+    rest = lines[first + 1 :]
+    block = [lines[first], *rest[: next(i for i, x in enumerate(rest) if not x.startswith(" "))]]
+    assert "flushsim: at most 64G (16K pages)" in " ".join(" ".join(block).split())
 
 
 def test_a_timeline_event_at_or_after_the_end_is_refused():

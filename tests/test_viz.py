@@ -608,3 +608,143 @@ def test_the_explorer_notebooks_things_to_try_hold():
     small = fs.simulate(default.replace(innodb_buffer_pool_size=128 * 2**20, threads=64)).series
     assert small["sim_single_page_flushes"].sum() > 0
     assert small["buffer_pool_wait_free"].sum() > 0
+
+
+# ---------------------------------------------------------------- texts follow the engine
+ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_controls_help_is_the_engines_own(monkeypatch, engine):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    ex.engine_picker.value = engine  # an engine switch refreshes every control's help
+    for name in ("workload", "innodb_lru_scan_depth", "innodb_io_capacity_max", "threads"):
+        p = fs.params.get(name, engine)
+        help_ = ex.controls[name].tooltip
+        assert p.doc in help_ and engine in help_
+        default = p.default_doc or str(p.default)
+        said = "Server default" if p.group == "server" else "Default"  # threads: flushsim's
+        assert f"{said} {default};" in help_
+    depth = ex.controls["innodb_lru_scan_depth"].tooltip
+    iocap_max = ex.controls["innodb_io_capacity_max"].tooltip
+    if engine == "mysql-8.0":
+        assert "Per instance" in depth and "Server default 1024;" in depth
+        assert "LRU flushing ignores it" in iocap_max
+    else:  # MariaDB: one buffer pool, its own default, io_capacity_max sizes LRU passes
+        assert "Per instance" not in depth and "Server default 1536;" in depth
+        assert "LRU flushing ignores it" not in iocap_max
+    assert ex.readouts["innodb_lru_scan_depth"].box.tooltip == depth
+    # the page puts the help on the whole control from the document's "help" source
+    page_help = dict(zip(*ex.sources["help"].data.values(), strict=True))
+    assert page_help["innodb_lru_scan_depth"] == depth
+    assert {"preset", "engine", "drive", "ssd_fill", "version"} <= set(page_help)
+    assert all(page_help.values())
+
+
+def test_a_small_pool_s_notes_say_what_each_engine_does_without_free_pages():
+    from flushsim.viz.regimes import rule_text
+
+    said = {}
+    for engine in ENGINES:
+        sc = fs.Scenario(
+            knobs={"innodb_buffer_pool_size": 128 * 1024 * 1024, "threads": 64},
+            engine=engine,
+            seconds=20,
+        )
+        table = regime_changes(fs.simulate(sc))
+        texts = table.filter(pl.col("regime") == "free_empty")["text"].to_list()
+        assert texts, f"{engine}: the free list never ran empty"
+        assert set(texts) == {rule_text("free_empty", engine)}
+        said[engine] = texts[0]
+    assert "flush pages themselves" in said["mysql-8.0"]
+    assert "innodb_lru_flush_size" in said["mariadb-10.6"]
+    # 10.11.8+ user threads no longer flush: they wait for the page cleaner
+    assert "themselves" not in said["mariadb-10.11"]
+    assert "wait for the page cleaner" in said["mariadb-10.11"]
+    assert "innodb_idle_flush_pct" not in rule_text("idle", "mariadb-10.11")
+
+
+def test_timeline_events_read_as_the_workload_and_the_server_say_them():
+    sc = (
+        fs.presets.get("default")
+        .replace(seconds=14)
+        .at(10, write_pct=100)
+        .at(11.5, innodb_adaptive_flushing=False)
+    )
+    table = regime_changes(fs.simulate(sc))
+    events = table.filter(pl.col("regime") == "set")
+    assert events["text"].to_list() == [
+        "the workload switches to 100 % writes",
+        "SET GLOBAL innodb_adaptive_flushing = OFF",
+    ]
+    # one time per event: the list says "at <time_s> s", the words carry none
+    assert events["time_s"].to_list() == [10, 12]
+    assert events["x"].to_list() == [10.0, 11.5]
+    html = figures.regimes_html(figures.regime_marks(fs.simulate(sc), table), 14)
+    assert "at 10 s: the workload switches to 100 % writes" in html
+    assert "True" not in html and "False" not in html
+
+
+def test_every_hover_shows_one_box_of_columns_its_source_has(explorer):
+    from bokeh.models import HoverTool
+
+    hovers = list(explorer.figs.layout.select({"type": HoverTool}))
+    assert len(hovers) == 6  # pool, flush, redo, work, write amplification, lifetime
+    for hover in hovers:
+        # one renderer: a vline hover over several renderers shows a box each ("???" where a
+        # renderer's source lacks a field: the legends' copies, the regime marks, the curtain)
+        assert len(hover.renderers) == 1
+        columns = hover.renderers[0].data_source.data
+        for _, field in hover.tooltips:
+            for name in _fields(field):
+                assert name in columns, f"{field} not in {sorted(columns)}"
+
+
+def _fields(tooltip: str) -> list[str]:
+    import re
+
+    return [a or b for a, b in re.findall(r"@\{([^}]+)\}|@(\w+)", tooltip)]
+
+
+def test_write_amplification_factors_name_what_they_are_relative_to(default_run):
+    wa = figures.wear_data(default_run)["wa"]
+    by = dict(zip(wa["label"], wa["factor"], strict=True))
+    assert by["rows changed"] == ""
+    assert by["data pages written"].endswith(" of rows changed")
+    assert by["redo log"].endswith(" of data pages written")
+    assert by["database writes"].endswith(" of rows changed")
+    assert by["flash writes (FTL)"].endswith(" of database writes")
+
+
+def test_a_typed_readout_value_runs_or_is_refused_and_reverts(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=False)
+    threads = ex.readouts["threads"].box
+    assert ex.controls["threads"].readout is False  # ipywidgets' own ignores typing
+    assert threads.value == "16"
+    threads.value = "48"  # not a slider stop: added as one, and it runs
+    assert ex.controls["threads"].value == 48 and ex.run.scenario["threads"] == 48
+    threads.value = "5000"
+    assert threads.value == "48" and ex.run.scenario["threads"] == 48
+    assert "between 0 and 4,096" in ex.messages.value
+    threads.value = ""  # never blank
+    assert threads.value == "48"
+    pool = ex.readouts["innodb_buffer_pool_size"].box
+    assert pool.value == "1G"  # the default preset's, as in my.cnf
+    pool.value = "256M"  # as in my.cnf
+    assert ex.run.scenario["innodb_buffer_pool_size"] == 256 * 1024 * 1024
+    iocap_max = ex.readouts["innodb_io_capacity_max"].box
+    iocap_max.value = "abc"
+    assert iocap_max.value == "2000" and "is not a number" in ex.messages.value
+    ex.preset_picker.value = "seed004-idle-flush"  # a preset's values show, never blank
+    for name, readout in ex.readouts.items():
+        if not readout.box.disabled:
+            assert readout.box.value == readout._show(ex.controls[name].value) != ""
+    ex.engine_picker.value = "mariadb-10.11"
+    assert ex.readouts["innodb_lru_scan_depth"].box.value == "1536"
+    fill = ex.fill_readout.box
+    fill.value = "99"
+    assert fill.value == "50" and "between 0 and 95" in ex.messages.value
+    fill.value = "80"
+    assert ex.setting.fill == pytest.approx(0.8)

@@ -14,7 +14,9 @@ first shown, so an explorer driven only from code costs a simulation. A shown ex
 first run while the page loads and draws it when the page has drawn the figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
-with the text `ready` after a run has been drawn, for the browser tests.
+with the text `ready` after a run has been drawn, for the browser tests. Every text about a knob
+(hover help, readouts) is the chosen engine's (`knob_text`); a slider's readout is a box that
+takes a typed value (`readout`), beside it with the class `fs-readout`.
 """
 
 from __future__ import annotations
@@ -29,14 +31,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import ipywidgets as w
 from bokeh.events import DocumentReady
 from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import TextStyle
 from jupyter_bokeh import BokehModel
 
 from .. import params, presets, ssd
+from ..knob_text import help_text, server_value
 from ..params import GiB, MiB
 from ..run import Run, simulate
 from ..scenario import Scenario, for_engine
 from . import figures
 from .bokeh_widget import BatchedBokehModel
+from .readout import TypedReadout
 from .regimes import regime_changes
 
 # Explorer values of each knob: the server's range is far wider, a slider needs useful stops.
@@ -91,16 +96,14 @@ def _engine_only_choice(picker: w.Dropdown, p: params.Param, engine: str) -> Non
         picker.value = "" if picker.disabled else p.default
 
 
-def _fmt_value(name: str, v: int) -> str:
-    p = params.get(name)
-    if p.unit == "bytes":
-        return f"{v // GiB} GiB" if v >= GiB else f"{v // MiB} MiB"
-    return f"{v:,}"
+def _fmt_value(name: str, v: object) -> str:
+    """A slider stop as the server prints it (sizes as in my.cnf: 128M), typed back the same."""
+    return server_value(params.get(name), v)
 
 
-def _tooltip(p: params.Param) -> str:
-    default = p.default_doc or (p.default if not callable(p.default) else "derived")
-    return f"{p.name}: {p.doc} Unit: {p.unit}. Server default {default}; valid {p.range_text()}."
+def _parse_value(name: str, text: str) -> object:
+    """A value typed into a readout: as in my.cnf (128M, 4096; thousands separators allowed)."""
+    return params.parse_value(name, text.replace(",", "").replace(" ", ""))
 
 
 # Simulated seconds sent ahead of the rest of a run, long enough that the figures' y ranges are
@@ -117,6 +120,14 @@ def _lists(columns: dict) -> dict:
 
 # The whole run is simulated on this thread while the preview is drawn (one at a time).
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
+
+
+def _whole(text: str, what: str) -> int:
+    """A whole number typed into a readout."""
+    try:
+        return int(text.replace("%", "").strip())
+    except ValueError:
+        raise ValueError(f"{what} {text!r} is not a whole number") from None
 
 
 def fast_seconds(seconds: int) -> int:
@@ -231,9 +242,11 @@ class Explorer:
     # ------------------------------------------------------------------ controls
     def _build_controls(self) -> None:
         wide = w.Layout(width="410px")
+        self._narrow = w.Layout(width="330px")  # a slider, with its readout box beside it
         # One style model per kind of control, shared: fewer widget models for a page to load.
         picker_style = DescriptionStyle(description_width="175px")
         slider_style = w.SliderStyle(description_width="175px")
+        self._readout_look = (w.Layout(width="78px"), TextStyle())
         self._build_pickers(wide, picker_style)
         self._build_knobs(wide, picker_style, slider_style)
         self._build_engine_knobs(wide, picker_style, slider_style)
@@ -283,7 +296,7 @@ class Explorer:
             options=list(wl.choices),
             value=self.scenario["workload"],
             description="workload",
-            tooltip=_tooltip(wl),
+            tooltip=help_text("workload", self.scenario.engine),
             layout=wide,
             style=picker_style,
         )
@@ -294,8 +307,9 @@ class Explorer:
         self, wide: w.Layout, picker_style: DescriptionStyle, slider_style: w.SliderStyle
     ) -> None:
         """A slider per knob of KNOB_CONTROLS, a picker per knob of IO_PICKERS."""
+        engine = self.scenario.engine
+        self.readouts: dict[str, TypedReadout] = {}
         for name in KNOB_CONTROLS:
-            p = params.get(name)
             options = [(_fmt_value(name, v), v) for v in CHOICES[name]]
             current = int(self.scenario[name])
             if current not in CHOICES[name]:
@@ -307,18 +321,19 @@ class Explorer:
                 value=current,
                 description=name,
                 continuous_update=False,
-                tooltip=_tooltip(p),
-                layout=wide,
+                tooltip=help_text(name, engine),
+                layout=self._narrow,
                 style=slider_style,
             )
             ctl.add_class(f"fs-knob-{name}")
             self.controls[name] = ctl
+            self.readouts[name] = self._typed_readout(ctl, name)
         for name in IO_PICKERS:
             ctl = w.Dropdown(
                 options=_engine_choices(name, self.scenario.engine),
                 value=self.scenario[name],
                 description=name,
-                tooltip=_tooltip(params.get(name, self.scenario.engine)),
+                tooltip=help_text(name, engine),
                 layout=wide,
                 style=picker_style,
             )
@@ -331,12 +346,12 @@ class Explorer:
         """The knobs only some engines have, greyed out until such an engine is picked."""
         # MariaDB's knob: shown, greyed out, until an engine that has it is picked.
         flush_size = w.SelectionSlider(
-            options=[(f"{v:,}", v) for v in (32, 128, 256, 512, 1024, 2048, 4096)],
+            options=[(_fmt_value(FLUSH_SIZE, v), v) for v in (32, 128, 256, 512, 1024, 2048, 4096)],
             value=32,
             description=FLUSH_SIZE,
             disabled=True,
             continuous_update=False,
-            layout=wide,
+            layout=self._narrow,
             style=slider_style,
             tooltip=f"{FLUSH_SIZE} (MariaDB, pages): on 10.6.0-10.11.7 the pages a user thread "
             "without a free page flushes from the LRU tail in one batch; accepted but without "
@@ -344,6 +359,7 @@ class Explorer:
         )
         flush_size.add_class("fs-knob-innodb_lru_flush_size")
         self.flush_size = flush_size
+        self.readouts[FLUSH_SIZE] = self._typed_readout(flush_size, FLUSH_SIZE)
 
         def engine_knob(name: str, tooltip: str) -> w.Dropdown:
             # an enum knob only some engines have: _sync_engine_controls enables it
@@ -393,12 +409,47 @@ class Explorer:
             step=5,
             description="SSD fill (%)",
             continuous_update=False,
-            layout=wide,
+            layout=self._narrow,
             style=slider_style,
             tooltip="Share of the drive's capacity holding data (0-95 %): the rest is free space "
             "the FTL uses to absorb writes. 100 % full leaves nothing to absorb them.",
         )
         self.fill.add_class("fs-knob-ssd_fill")
+
+        def check_fill(value: object) -> None:
+            if not 0 <= int(value) <= 95:
+                raise ValueError(f"SSD fill {value} % is out of range: it must be between 0 and 95")
+
+        self.fill_readout = TypedReadout(
+            self.fill,
+            str,
+            lambda t: _whole(t, "SSD fill"),
+            check_fill,
+            self._show_message,
+            self._readout_look,
+        )
+
+    def _typed_readout(self, slider: w.SelectionSlider, name: str) -> TypedReadout:
+        """The slider's readout box: a typed value is checked on the current engine, then runs."""
+
+        def check(value: object) -> None:
+            params.check_value(params.get(name, self.engine_picker.value), value)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", params.FlushsimWarning)
+                self.scenario_now().replace(**{name: value})  # the simulator's own limits
+
+        return TypedReadout(
+            slider,
+            lambda v: _fmt_value(name, v),
+            lambda t: _parse_value(name, t),
+            check,
+            self._show_message,
+            self._readout_look,
+        )
+
+    def _show_message(self, text: str) -> None:
+        """One line under the controls: why a typed value was refused."""
+        self.messages.value = f"<span style='color:#c00000'>{html.escape(text)}</span>"
 
     def _build_buttons(self) -> None:
         self.pin_button = w.Button(
@@ -418,19 +469,24 @@ class Explorer:
             "<b>flushsim explorer</b>: move a knob, watch the pool. Hover a control for the "
             "server's documentation of it. Dashed grey curves are the pinned baseline."
         )
+        row = w.Layout()  # one layout model for every slider-and-readout row
+
+        def with_readout(slider: w.Widget, readout: TypedReadout) -> w.HBox:
+            return w.HBox([slider, readout.box], layout=row)
+
         left = w.VBox(
             [
                 self.preset_picker,
                 self.engine_picker,
                 self.workload_picker,
-                *(self.controls[n] for n in KNOB_CONTROLS),
-                self.flush_size,
+                *(with_readout(self.controls[n], self.readouts[n]) for n in KNOB_CONTROLS),
+                with_readout(self.flush_size, self.readouts[FLUSH_SIZE]),
                 self.release,
                 self.lsn_age,
                 w.HTML("<b>I/O path</b> (the device's own knobs: <code>device_*</code>)"),
                 *(self.controls[n] for n in IO_PICKERS),
                 self.drive_picker,
-                self.fill,
+                with_readout(self.fill, self.fill_readout),
                 w.HBox([self.pin_button, self.clear_button]),
                 self.status,
                 self.summary,
@@ -534,7 +590,7 @@ class Explorer:
 
     def _show_error(self, exc: ValueError) -> None:
         self._status("error", "#c00000")
-        self.messages.value = f"<span style='color:#c00000'>{html.escape(str(exc))}</span>"
+        self._show_message(str(exc))
 
     def _show(self, sc: Scenario, run: Run, restart: bool) -> None:
         """Make `run` (of `sc`) current: its server adjustments, figures and status."""
@@ -675,7 +731,26 @@ class Explorer:
                 value = ctl.value if ctl.value in choices else params.get(name, engine).default
                 ctl.options = choices
                 ctl.value = value
-            ctl.tooltip = _tooltip(params.get(name, engine))
+        # every text follows the engine: its description, default and range of each knob
+        for name in ("workload", *KNOB_CONTROLS, *IO_PICKERS):
+            self.controls[name].tooltip = help_text(name, engine)
+        for name in KNOB_CONTROLS:
+            self.readouts[name].box.tooltip = self.controls[name].tooltip
+        self._send_help()  # the page shows the new help
+
+    def _send_help(self) -> None:
+        """Every control's help to the page, which shows it on the whole control (player.py)."""
+        named = {
+            "preset": self.preset_picker,
+            "engine": self.engine_picker,
+            **self.controls,
+            **self.engine_controls,
+            "drive": self.drive_picker,
+            "ssd_fill": self.fill,
+        }
+        help_ = {"knob": list(named), "text": [ctl.tooltip or "" for ctl in named.values()]}
+        if self.sources["help"].data != help_:  # a preset of the same engine: nothing to send
+            self.sources["help"].data = help_
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)

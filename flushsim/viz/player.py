@@ -84,7 +84,42 @@ if (!window.__flushsim_local_only && window.Bokeh && window.Bokeh.require) {
 }
 """
 
-# Both patches as a page's own script (notebook.output_notebook), in place before the first
+# ipywidgets puts a control's tooltip on its description label at most (8.1's DescriptionView
+# .updateTooltip; Voila's bundled widgets put it nowhere): a dropdown's <select> and a slider's
+# body carry no help. The explorer's help goes through its Bokeh document instead, in the source
+# named `help` (columns `knob`, `text`), and this script sets it as the `title` of each control
+# (DOM class fs-knob-<knob>) and of its <select>: now, when the help changes (an engine switch)
+# and whenever the page changes (a new view), coalesced to one pass a frame.
+_HELP_TITLES = r"""
+if (!window.__flushsim_help_copy && typeof MutationObserver !== "undefined" && document.body) {
+    const column = (data, key) => typeof data.get === "function" ? data.get(key) : data[key];
+    const copy = () => {
+        window.__flushsim_help_queued = false;
+        for (const doc of (window.Bokeh && window.Bokeh.documents) || []) {
+            const help = doc.get_model_by_name("help");
+            if (!help) { continue; }
+            const knobs = column(help.data, "knob") || [], texts = column(help.data, "text") || [];
+            for (let i = 0; i < knobs.length; i++) {
+                for (const el of document.querySelectorAll(".fs-knob-" + knobs[i])) {
+                    for (const target of [el, ...el.querySelectorAll("select")]) {
+                        if (target.title !== texts[i]) { target.title = texts[i]; }
+                    }
+                }
+            }
+        }
+    };
+    window.__flushsim_help_copy = copy;
+    new MutationObserver(() => {
+        if (!window.__flushsim_help_queued) {
+            window.__flushsim_help_queued = true;
+            requestAnimationFrame(copy);
+        }
+    }).observe(document.body, {subtree: true, childList: true});
+}
+if (window.__flushsim_help_copy) { window.__flushsim_help_copy(); }
+"""
+
+# The patches as a page's own script (notebook.output_notebook), in place before the first
 # document paints; the players install them too, for pages that load BokehJS another way. With
 # BOKEH_RESOURCES=cdn BokehJS arrives after this runs: wait for it (for up to 10 s).
 PAGE_PATCHES_JS = (
@@ -99,6 +134,7 @@ PAGE_PATCHES_JS = (
 _REVEAL_FN = (
     _STYLE_READS_OFF
     + _LOCAL_ONLY
+    + _HELP_TITLES
     + r"""
 function reveal(t) {
     if (curtain.data.left[0] !== t) {
@@ -192,10 +228,11 @@ if (play.active) {
 )
 
 
-def player(curtain, regimes, series):
+def player(curtain, regimes, series, help_source=None):
     """The browser-side player: a play / pause toggle, a time slider and the regime list.
 
     `series` is a per-second source (its `time_s` column): the player never runs past its end.
+    `help_source` (named "help") holds the controls' help that `_HELP_TITLES` puts on them.
     """
     clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
     play = Toggle(label="play / pause", active=False, width=110, name="play")
@@ -207,11 +244,20 @@ def player(curtain, regimes, series):
         styles={"overflow-y": "auto"},
         name="regimes_text",
     )
-    args = dict(curtain=curtain, curtain_end=CURTAIN_END, clock=clock, regimes=regimes, div=text)
+    args = dict(
+        curtain=curtain,
+        curtain_end=CURTAIN_END,
+        clock=clock,
+        regimes=regimes,
+        div=text,
+        help=help_source,  # unused here: it puts the help source in the document
+    )
     clock.js_on_change("value", CustomJS(args=args, code=_REVEAL_JS))
     # A re-run sends new regimes while the clock may not move: list them again.
     if regimes is not None:
         regimes.js_on_change("data", CustomJS(args=args, code=_REVEAL_JS))
+    if help_source is not None:
+        help_source.js_on_change("data", CustomJS(code=_HELP_TITLES))
     play_args = dict(args, play=play, series=series, frame_ms=FRAME_MS, slider_every=SLIDER_EVERY)
     play.js_on_change("active", CustomJS(args=play_args, code=_PLAY_JS))
     return clock, play, text

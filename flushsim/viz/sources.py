@@ -118,7 +118,10 @@ def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str
     wa = {
         "label": tot["label"].to_list(),
         "mb_s": (tot["bytes_per_s"] / MiB).to_numpy(),
-        "factor": [("" if f is None else f"x{f:.2f}") for f in tot["factor"].to_list()],
+        "factor": [
+            _factor_text(f, stage)
+            for f, stage in zip(tot["factor"].to_list(), tot["stage"].to_list(), strict=True)
+        ],
     }
     db_bytes_per_s = float(tot.filter(pl.col("stage") == "db_bytes")["bytes_per_s"][0])
     fills = np.linspace(0.0, 0.95, 96)
@@ -134,6 +137,15 @@ def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str
         "model": ["seed 004", "Desnoyers greedy"],
     }
     return {"wa": wa, "ssd": sd, "ssd_now": marker}
+
+
+_STAGE_LABELS = dict(amplification.STAGES + amplification.OPTIONAL_STAGES)
+
+
+def _factor_text(factor: float | None, stage: str) -> str:
+    """'x96.36 of rows changed': a factor says what it is relative to."""
+    base = amplification.FACTOR_BASE[stage]
+    return "" if factor is None or base is None else f"x{factor:.2f} of {_STAGE_LABELS[base]}"
 
 
 def _years(write_bytes_per_s: float, setting: SsdSetting, fills: np.ndarray, model: str):
@@ -163,17 +175,19 @@ def empty_data() -> dict[str, dict[str, list]]:
         "ssd": {"fill_pct": [], "seed004": [], "desnoyers-greedy": []},
         "ssd_now": {"fill_pct": [], "years": [], "model": []},
         "regimes": {"time_s": [], "y": [], "n": [], "at": [], "text": []},
+        "help": {"knob": [], "text": []},  # the explorer's controls' help (player._HELP_TITLES)
     }
 
 
 def regime_marks(run: Run, table: pl.DataFrame) -> dict[str, list]:
     """Numbered markers for the regime changes along the top of the pool figure, and their words.
 
-    `at` is the second the change is reported at (the table's `time_s`), `text` the words.
+    `time_s` is where a mark sits (the table's `x`), `at` the second the change is listed at
+    (the table's `time_s`), `text` the words.
     """
     top = float(run.series["buffer_pool_pages_total"].max())
     return {
-        "time_s": [float(t) - 0.5 for t in table["time_s"]],
+        "time_s": table["x"].to_list(),
         "y": [top * 1.04] * table.height,
         "n": [str(i + 1) for i in range(table.height)],
         "at": [int(t) for t in table["time_s"]],

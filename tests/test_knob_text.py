@@ -1,0 +1,48 @@
+"""Knob values, help and the `knobs` table as a DBA reads them, per engine."""
+
+import pytest
+
+from flushsim import cli, params
+from flushsim.knob_text import help_text, knobs_table, server_value
+
+ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+
+
+def test_values_print_as_the_server_and_my_cnf_write_them():
+    size = params.get("innodb_buffer_pool_size")
+    assert server_value(size, 134217728) == "128M"
+    assert server_value(size, 8 * 1024**3) == "8G"
+    assert server_value(size, 5 * 1024**2 + 1) == str(5 * 1024**2 + 1)  # no exact suffix
+    flag = params.get("innodb_adaptive_flushing")
+    assert (server_value(flag, True), server_value(flag, False)) == ("ON", "OFF")
+    assert server_value(params.get("innodb_max_dirty_pages_pct"), 90.0) == "90"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_knobs_table_is_whole_and_the_engines_own(engine):
+    table = knobs_table(engine)
+    lines = table.splitlines()
+    assert max(len(line) for line in lines) <= 120
+    assert "…" not in table and "True" not in table and "False" not in table
+    words = set(table.split())
+    for p in params.for_engine(engine):
+        assert p.name in words
+        for choice in p.choices:  # every choice whole, wrapped onto more lines if need be
+            assert choice in words or f"{choice}," in words, choice
+    assert "134217728" not in table and "128M" in table
+    depth = next(line for line in lines if line.startswith("innodb_lru_scan_depth "))
+    assert depth.split()[1] == ("1024" if engine == "mysql-8.0" else "1536")
+    assert ("innodb_lru_flush_size" in words) == (engine != "mysql-8.0")
+
+
+def test_knobs_command_takes_an_engine(capsys):
+    assert cli.main(["knobs", "--engine", "mariadb-10.11"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Knobs of mariadb-10.11:") and "cloud-ebs-gp3" in out
+
+
+def test_help_names_the_engine_its_default_and_range():
+    text = help_text("innodb_io_capacity_max", "mariadb-10.11")
+    assert "(mariadb-10.11)" in text and "LRU flushing ignores it" not in text
+    assert "Server default 2 x innodb_io_capacity, at least 2000;" in text
+    assert "valid between 5M and" in help_text("innodb_buffer_pool_size", "mysql-8.0")
