@@ -60,6 +60,7 @@ def test_the_voila_page_leaves_out_the_notebook_only_cells(monkeypatch):
     for notebook_text in ("Run the cell below", "ex.pin()", "In a new cell", "tests/"):
         assert notebook_text not in html, notebook_text
     assert "Things to try" in html and "Reading the figures" in html
+    assert 'href="01-buffer-pool-lists.ipynb"' in html  # the lesson links stay
 
 
 def test_the_explorer_links_each_lesson_it_names():
