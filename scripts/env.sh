@@ -39,3 +39,5 @@ source "$REPO/scripts/mariadb.sh"
 kernels="$(cat "$REPO"/flushsim/kernels/*.py | sha256sum | cut -c1-12)"
 export NUMBA_CACHE_DIR="$REPO/.numba_cache/$kernels"
 export BOKEH_RESOURCES="${BOKEH_RESOURCES:-inline}"
+# JupyterLab reads jupyter_server_config.py (notebooks saved without outputs) only from here.
+export JUPYTER_CONFIG_PATH="$REPO${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"

@@ -1,0 +1,24 @@
+"""Jupyter server settings for this checkout: notebooks are written to disk without outputs.
+
+A lesson run in JupyterLab keeps its outputs on screen, but autosave writes the file without
+them, so running a lesson leaves `git status` clean. `scripts/env.sh` (sourced by
+`scripts/explorer.sh`) and `binder/start` put the repository root on `JUPYTER_CONFIG_PATH`:
+JupyterLab reads no config file from the folder it is started in.
+"""
+
+
+def strip_outputs(model, **_):
+    """ContentsManager.pre_save_hook: drop what running a notebook adds to it."""
+    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
+        return
+    notebook = model["content"]
+    notebook.get("metadata", {}).pop("widgets", None)  # ipywidgets' saved widget state
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        cell.get("metadata", {}).pop("execution", None)  # per-cell timings of the lab extension
+
+
+c = get_config()  # noqa: F821 (traitlets injects get_config into config files)
+c.ContentsManager.pre_save_hook = strip_outputs
