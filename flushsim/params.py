@@ -2,7 +2,7 @@
 
 Server knobs carry the InnoDB system-variable name, default, range and unit of the engine they
 belong to (sources: the MySQL 8.0 reference manual and `storage/innobase/handler/ha_innodb.cc`;
-see `../shared/innodb-flushing.md` section 1). Knobs that describe the simulated workload or
+see docs/model.md, section Knobs). Knobs that describe the simulated workload or
 device have plain names (`threads`, `device_read_iops`, ...) because the server has no such
 variable.
 
@@ -42,7 +42,7 @@ GiB = 1024 * MiB
 U64_MAX = 2**64 - 1
 U32_MAX = 2**32 - 1
 
-# Limits of the simulator itself, not of the server (DESIGN.md: <= 64 bytes of state a frame).
+# Limits of the simulator, not of the server (docs/development.md: <= 64 bytes of state a frame).
 SIM_MAX_POOL_PAGES = 4 * 1024 * 1024
 SIM_MAX_TABLE_PAGES = 256 * 1024 * 1024
 SIM_MAX_ZIPF_ROWS = 50_000_000
@@ -137,7 +137,7 @@ _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
 # lru_scan_depth's UINT32_MAX in 8.0.44's ha_innodb.cc; 8.0.27 had ~0UL. The manual still prints
 # 2**64-1 for innodb_io_capacity and innodb_lru_scan_depth.
 _MAN_U32 = _MAN + "; max 2**32-1 from 8.0.29 (srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT, ha_innodb.cc)"
-_KB = "MariaDB KB, InnoDB System Variables (10.6/10.11); innodb-flushing.md section 1.2"
+_KB = "MariaDB KB, InnoDB System Variables (10.6/10.11)"
 _ONLY_MYSQL = (MYSQL80,)
 
 

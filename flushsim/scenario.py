@@ -2,7 +2,7 @@
 
 A Scenario holds only the knobs a user set; every other knob takes its engine default
 (`params.validate`). Knobs are one flat mapping rather than separate Server / Workload /
-Storage dataclasses (DESIGN.md) because the spec in `params.py` already groups them, and a flat
+Storage dataclasses because the spec in `params.py` already groups them, and a flat
 mapping is what `my.cnf`, `SET GLOBAL`, the CLI's `--set` and the explorer's sliders all speak.
 Everything is validated when the Scenario is built, before any numba code runs.
 """

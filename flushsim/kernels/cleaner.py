@@ -1,21 +1,10 @@
 """MySQL 8.0 page cleaner: LRU batches, adaptive / idle / sync flush-list batches, checkpoints.
 
 Models `buf0flu.cc` of 8.0.30+: `buf_flush_page_coordinator_thread` (one round per call),
-`pc_flush_slot` (per instance: LRU batch, then flush-list batch), `buf_flush_LRU_list_batch`,
-`buf_do_flush_list_batch`, `Adaptive_flush::page_recommendation` with `get_pct_for_dirty` and
-`get_pct_for_lsn`, and `log0files_capacity.cc` for the redo limits (innodb-flushing.md 2.1, 3.1,
-4.1). Doublewrite follows buf0dblwr.cc: the batch path writes innodb_doublewrite_pages pages to
-the doublewrite file, fsyncs it, then issues the data writes; the cleaner thread waits for each
-doublewrite write + fsync before filling the next buffer.
-
-Simplifications:
-- A round is one event: its writes are dispatched at once, spread over the cleaner threads
-  (slot i runs on thread i mod innodb_page_cleaners); it lasts PC_ROUND_BASE_US plus
-  PC_PAGE_US per page plus the doublewrite waits.
-- buf_flush_start refuses a batch while the previous batch of that type in that instance still
-  has writes in flight, which is what makes back-to-back sync rounds follow the device.
-- Checkpoints happen after every round and at every second boundary, at the oldest
-  modification (the flush list is exactly ordered, so no order_lag is subtracted).
+`pc_flush_slot`, `buf_flush_LRU_list_batch`, `buf_do_flush_list_batch`,
+`Adaptive_flush::page_recommendation`, and `log0files_capacity.cc` for the redo limits;
+doublewrite follows buf0dblwr.cc. A round is one event, its writes dispatched at once over the
+cleaner threads. See docs/model.md, section MySQL page cleaner.
 """
 
 from __future__ import annotations
@@ -145,7 +134,7 @@ def redo_limits(knobs):
     age_sync = soft - soft // 16
     conc = int(knobs[K_THREAD_CONC])
     # Free-check margin: 4 pages of redo per thread (+10 background threads), plus 5 % of the
-    # soft capacity, at most half of it (innodb-flushing.md 2.1; approximate).
+    # soft capacity, at most half of it (docs/model.md, section Redo; approximate).
     margin = 4 * page * (conc + 10) + 4096 + soft * 5 // 100
     margin = min(margin, soft // 2)
     return soft, age_async, age_sync, soft - margin, age_async - margin, margin

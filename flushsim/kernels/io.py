@@ -1,92 +1,14 @@
 """The device: read and write FIFOs, fsyncs, the redo log and the write-completion ring.
 
-Simplifications (the storage issue refines them; keep this module replaceable):
-- Each I/O occupies the device for max(1/iops, bytes/bandwidth), with the rate of its direction
-  (device_read_iops and device_read_bandwidth_mb_s for a read, the write pair for a write), and
-  completes a fixed latency after its service ends. Reads and writes have their own FIFO; a
-  read takes device time from the writes (they are pushed back) but never waits behind queued
-  writes, as on an NVMe device with separate submission queues. The page cleaner dispatches a
-  whole batch at once, partly ahead of the clock, and a single FIFO would make reads wait for
-  writes that in reality would not have been submitted yet. So a second of R reads and W
-  writes needs R/device_read_iops + W/device_write_iops of the device's time (pages bound by
-  bandwidth instead take their bytes at the direction's bandwidth).
-- An fsync is issued after the write it makes durable has completed and takes
-  device_fsync_latency_us (the drive's cache flush); it does not occupy the queue. On an NVMe
-  drive (device_interface = nvme) it does not wait for other files' queued writes (O_DIRECT
-  data files): NVMe queues a Flush like any command. On SATA (device_interface = sata) FLUSH
-  CACHE is not an NCQ command, so it starts once the commands in flight at the drive are done
-  (`sata_flush_start`): the head of the read and write FIFOs, at most NCQ_DEPTH (32) page
-  writes' worth. A page-cleaner batch is dispatched ahead of the clock, so a flush can wait
-  for a write that would not yet have been sent; the 32-command cap bounds that. What the
-  flush then writes from the drive's volatile cache is in device_fsync_latency_us, whatever
-  the amount.
-- iostat: an I/O, its bytes and its await count in the second it completes, as Linux counts
-  them (blk_account_io_done adds a request to the completed count and its time to the await
-  sum; sectors at completion too), so a batch dispatched ahead of the clock shows in the
-  seconds the device writes it. aqu_sz is the mean number in flight over the second (iostat's
-  definition: each I/O's time in flight is shared among the seconds it spans; kernels from 5.0
-  add the whole time at completion instead) and util_pct the device time used in the second.
-  A page write delayed by ext4's inode lock (below) counts at the completion it had before
-  the lock moved it: that wait is not block-layer time.
-- Because write service starts are monotone and the write latency is fixed, asynchronous writes
-  complete in submission order, so their completions sit in a FIFO ring.
-
-The redo log (`log_flush`): with innodb_flush_log_at_trx_commit = 1 a transaction that changed
-rows commits once its redo is written and fsynced, with group commit (commits that arrive while
-a flush waits to start share it); with 0 and 2 the redo is written and fsynced once a second
-(innodb_flush_log_at_timeout = 1, its default, not a knob here) and commits do not wait (2's
-write at commit goes to the page cache and costs no device time). The log's writes share the
-device with everything else, through the FIFO of small synchronous writes (`submit_sync_write`).
-Simplifications: a redo write is rounded up to 4 KiB; the write-ahead of page writes (a page is
-written only after its redo) is not enforced.
-
-The filesystem and a neighbour process (issue 4; seed 000):
-- `innodb_flush_method` decides which files InnoDB writes through the page cache (the MySQL
-  manual: fsync and O_DSYNC: data and doublewrite files buffered; O_DIRECT and
-  O_DIRECT_NO_FSYNC: opened with O_DIRECT) and whether files are fsynced at all:
-  O_DIRECT_NO_FSYNC skips the data files' fsyncs (fil_buffering_disabled), and MySQL skips the
-  doublewrite file's under both O_DIRECT and O_DIRECT_NO_FSYNC (buf0dblwr.cc
-  Double_write::is_fsync_required); MariaDB's doublewrite fsync is kept (not verified). MySQL
-  8.0 writes its redo log through the page cache under every method (the manual: O_DIRECT
-  "uses fsync() to flush both the data and log files"); MariaDB's log follows its data files
-  (innodb_log_file_buffering is not modelled). A buffered write costs the same device time
-  as a direct one: the page cache only changes what an fsync waits for.
-- A neighbour process writes `neighbour_write_mb_s` of buffered data. Its dirty page-cache
-  bytes are written back at every journal commit: every 5 s (ext4's default commit=5; the same
-  period is assumed on xfs, where the kernel flusher does it) or when an fsync forces one.
-  Writeback is a background stream of 512 KiB requests with at most 16 in flight (Linux's
-  writeback throttling keeps background writes from filling the queue): the stream takes
-  device time from every other write, and a write that finds the device otherwise idle while
-  the stream runs waits for the requests in flight (16 x 512 KiB at the device's bandwidth).
-  Reads do not wait for it (separate NVMe queues; seed 000's r_await stayed at 0.15 ms) but
-  push it back. iostat attributes each stream request to the second it completes, as
-  scheduled when the stream is extended (later pushes are not re-attributed).
-- ext4 and O_DIRECT on kernels 4.9 to 5.5 (seed 002): "ext4: Allow parallel DIO reads" (4.9)
-  makes a direct read hold the inode lock shared for its whole I/O, and a direct write takes it
-  exclusive, so a write waits for every read in flight on its file and reads arriving meanwhile
-  wait behind the writer; mounting with dioread_nolock did not help before the iomap rework.
-  Fixed from 5.5 with dioread_nolock and from 5.6 by default (dioread_nolock became the
-  default). flushsim keeps one lock for the whole table (one .ibd file, sysbench --tables=1).
-  The page cleaner dispatches its writes ahead of the clock, so the lock is placed lazily, in
-  time order as reads arrive or writes complete (`place_locks`). Each page write asks for it
-  once it has started and the write before it has the lock (its thread is blocked in
-  io_submit until then), gets it once the reads submitted before it asked are done, and
-  completes that much later; a read arriving meanwhile waits for it. So while reads are in
-  flight every page write waits for at least one read. With several page cleaners a later
-  writer would already be queued, but the reads it waits for are the same ones, let in when
-  the writer before it got the lock. The write's device time stays where it was queued (the
-  device does not idle for it), and single-page flush writes do not take part. The wait
-  happens before the block layer, so iostat's r_await does not show it.
-  Reads under fsync and O_DSYNC go through the page cache but are assumed to miss it (seed 002
-  limited the page cache with a cgroup), so they cost a device read like a direct one.
-- On ext4 (data=ordered, the default; dioread_nolock does not change it) an fsync of a file
-  written through the page cache commits the journal. Commits are serial and data=ordered makes
-  a commit wait for the neighbour's data dirtied since the last one: the fsync returns after the
-  stream has written it, one journal block and the device's flush (device_fsync_latency_us).
-  This is the ext3-style ordered flush; ext4's delayed allocation makes it smaller in practice
-  (only data whose blocks are allocated waits), so flushsim's figure is an upper bound. Files
-  opened with O_DIRECT and everything on xfs never wait for the neighbour this way; MySQL's
-  redo log does, whatever the flush method.
+Each I/O occupies its direction's FIFO for max(1/iops, bytes/bandwidth) and completes a fixed
+latency after its service ends; an fsync waits for the write it makes durable plus
+device_fsync_latency_us (on SATA also for the commands in flight, `sata_flush_start`); iostat
+counts an I/O in the second it completes. Asynchronous writes complete in submission order, so
+their completions sit in a FIFO ring. The redo log (`log_flush`) is written and fsynced per
+innodb_flush_log_at_trx_commit with group commit. The filesystem adds a neighbour process's
+buffered writes, ext4's journal commits (data=ordered) and, on kernels 4.9-5.5, the inode lock
+that O_DIRECT reads and writes share (`place_locks`).
+See docs/model.md, section I/O path.
 """
 
 from __future__ import annotations

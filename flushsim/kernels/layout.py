@@ -1,8 +1,8 @@
 """Array layout shared by the numba kernel and its pure-Python twin: dtypes, sentinels, indices.
 
 The kernel keeps its state in a few plain arrays (numba caches module-level functions on arrays,
-not jitclasses). Each index below names one field. Frames are stored as rows so that the
-fields of one frame share a cache line (PITFALLS.md, physical limits): 9 int32 fields plus 2
+not jitclasses). Each index below names one field. Frames are stored as rows so that the fields
+of one frame share a cache line (docs/development.md, bytes per frame): 9 int32 fields plus 2
 int64 fields is 52 bytes of state per frame.
 """
 
@@ -504,7 +504,7 @@ C_LRU_MUTEX_WAIT = COL["sim_LRU_mutex_wait_ms"]
 # Latency histogram: 8 buckets per power of two of microseconds (12.5 % resolution).
 HIST_BUCKETS = 48 * 8
 
-# redo constants (log0constants.h, log0files_capacity.cc; innodb-flushing.md section 2.1)
+# redo constants (log0constants.h, log0files_capacity.cc; docs/model.md, section Redo)
 LOG_START_LSN = 16 * 1024
 BUF_LRU_OLD_MIN_LEN = 512
 BUF_LRU_MIN_LEN = 256
@@ -514,5 +514,5 @@ BUF_LRU_OLD_RATIO_DIV = 1024
 BUF_LRU_SEARCH_SCAN_THRESHOLD = 100
 FREE_BLOCK_MAX_ITERATIONS = 100_000  # guard: a user thread gives up (never seen in practice)
 # sim constant: CPU time (ns) to examine one LRU page in a search, one dependent main-memory
-# reference (PITFALLS.md E: about 100 ns); the page descriptors are far apart in memory
+# reference (docs/development.md, memory latency: about 100 ns); the descriptors are far apart
 LRU_SCAN_NS = 100

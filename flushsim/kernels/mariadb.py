@@ -1,48 +1,11 @@
 """MariaDB page cleaner: one thread, one buffer pool, checkpoint-age targets, LRU passes.
 
-Models `storage/innobase/buf/buf0flu.cc` of MariaDB (read at the 11.x main line, whose flushing
-logic is that of 10.11.12+): `buf_flush_page_cleaner`, `buf_flush_sync_for_checkpoint`
-(furious flushing), `page_cleaner_flush_pages_recommendation`, `af_get_pct_for_lsn`,
-`af_needed_for_redo`, `buf_pool_t::need_LRU_eviction`, `buf_flush_LRU`, `buf_do_LRU_batch`,
-`buf_flush_LRU_list_batch`, and `log0log.cc` `log_t::set_capacity` for the redo limits
-(innodb-flushing.md 2.2, 3.2, 3.3, 4.3).
-
-Engines (knob `engine`, one compiled kernel for all):
-- `mariadb-10.11` (10.11.8+): the loop above. Only the page cleaner flushes the LRU; LRU
-  writes leave the page clean in the LRU, to be evicted by a later pass.
-- `mariadb-10.6` (10.6.0-10.6.17, 10.11.0-10.11.7; knob `version`, default 10.6.17): user
-  threads without a free page run their own `innodb_lru_flush_size` batches (see
-  `sim.get_free_block_mariadb`). Up to 10.6.12 / 10.11.2 the page cleaner flushes only the
-  flush list (`cleaner_flushes_lru`; read in a 2021 buf0flu.cc of the 10.6 line, whose
-  buf_flush_page_cleaner has no LRU call). From 10.6.13 / 10.11.3 (MDEV-26827, released with
-  10.11.3) it also runs LRU passes; flushsim models them as 10.6.17 / 10.11.7 have them (the
-  last releases before MDEV-33613): budgeted by innodb_io_capacity_max when the free list is
-  below innodb_lru_scan_depth (MDEV-33053, `buf_pool.ran_out()`). 10.6.13-10.6.16 ran such a
-  pass only once the free list was empty (`ran_out()` before MDEV-33053); that difference is
-  not modelled. The recommendation follows the release (`recommendation`): up to 10.6.12 /
-  10.11.2 the 2021 formula (io_capacity x max(pct_for_dirty, pct_for_lsn) / 100 + avg +
-  pages_for_lsn, / 3); from 10.6.13 / 10.11.3 10.11's (MDEV-26055, commit d4265fb), first
-  called with pct_lwm = 0, so io_capacity x 1 whatever the dirty ratio and checkpoint age, and
-  from 10.6.17 / 10.11.7 (MDEV-31939) with innodb_max_dirty_pages_pct_lwm. Differences from
-  10.11 kept for the whole generation: no LRU eviction during furious flushing (MDEV-34265
-  came later), no min(iocmax, lru_scan_depth) floor of the LRU budget after a flush-list pass
-  (MDEV-36226), a batch stops when flushed + evicted reaches its budget, only one LRU batch at
-  a time, and LRU-written pages are freed when their write completes (so are the page
-  cleaner's, which 10.6.13+ writes without evicting, as 10.11 does: MDEV-26055, commit
-  9593ccc, evict=false).
-- An LRU batch holds buf_pool.mutex while it examines pages (LRU_SCAN_NS each): user threads'
-  free-page searches wait for it (`ma_lru_batch`, `sim.lru_search`).
-
-Simplifications:
-- A loop iteration is one event; `goto`s back into the loop body after a pass (set_idle,
-  set_almost_idle with an LRU need) become a new iteration without a wait.
-- os_aio_wait_until_no_pending_writes (before a pure LRU pass, inside furious flushing) is a
-  wait until the last write in flight completes; signals do not end it.
-- Doublewrite: the batch path of cleaner.dispatch with 128-page batches (buf_dblwr_t block
-  size); the second slot (the cleaner fills one slot while the other is written) and the
-  data-file fsync after each slot are not modelled.
-- Checkpoints are written after every pass (log_checkpoint at the oldest modification), not at
-  every second boundary as in the MySQL model.
+Models MariaDB's `buf0flu.cc` (`buf_flush_page_cleaner`, `buf_flush_sync_for_checkpoint`,
+`page_cleaner_flush_pages_recommendation`, `buf_flush_LRU`, `buf_do_LRU_batch`) and `log0log.cc`
+`log_t::set_capacity`. `mariadb-10.11` (10.11.8+): only the page cleaner flushes the LRU;
+`mariadb-10.6` (10.6.0-10.11.7, knob `version`): user threads run their own LRU batches, and the
+cleaner's LRU passes and recommendation formula follow the release. A loop iteration is one
+event. See docs/model.md, section MariaDB page cleaner.
 """
 
 from __future__ import annotations

@@ -1,24 +1,12 @@
 """Buffer pool lists in arrays: free list, LRU list with the old sublist, flush list.
 
-Models `buf0lru.cc` (`buf_LRU_add_block_low`, `buf_LRU_remove_block`, `buf_LRU_old_adjust_len`,
-`buf_LRU_old_init`, `buf_LRU_make_block_young`) and `buf0buf.ic` (`buf_page_peek_if_too_old`,
-`buf_page_peek_if_young`) of MySQL 8.0, one instance at a time. The flush list is kept exactly
-sorted by oldest_modification: the simulator adds dirty pages in LSN order, so it never needs
-InnoDB's `order_lag` tolerance.
-
-Simplification: pages are never buffer-fixed by a thread between events, so "replaceable"
-means clean and without I/O in flight.
-
-The scan cache (not InnoDB's; flushsim's speed-up, with the same results): a user thread's
-scan_and_free walks up to 100 frames from the LRU tail to the first replaceable one, and under
-a small innodb_lru_scan_depth the tail holds dozens of dirty pages, walked again by every scan
-(about 40 frames a scan, 10 million a 60 s run at depth 100). The scan records the frames it
-passed (I_SCAN_PRE, I_SCAN_N) and where it stopped (I_SCAN_NEXT); every operation here that
-could change what such a walk finds corrects the record: a frame in it made clean
-(flush_list_remove) or moved (make_young) cuts it there, a frame inserted among it cuts it
-after the insertion point, and the frame it stopped at leaving the list moves I_SCAN_NEXT on.
-The next scan resumes at I_SCAN_NEXT. The reference twin scans from the tail every time, and
-the twin tests compare the two.
+Models MySQL 8.0's `buf0lru.cc` (`buf_LRU_add_block_low`, `buf_LRU_remove_block`,
+`buf_LRU_old_adjust_len`, `buf_LRU_make_block_young`) and `buf0buf.ic`
+(`buf_page_peek_if_too_old`), one instance at a time. The flush list is kept exactly sorted by
+oldest_modification (no `order_lag`). Simplification: "replaceable" means clean and without
+I/O in flight (no buffer-fix between events). The scan cache (I_SCAN_*) remembers what the
+last scan_and_free walked so the next resumes there, with the same results as the twin's
+full walk. See docs/model.md, section Buffer pool lists.
 """
 
 from __future__ import annotations

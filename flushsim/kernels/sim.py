@@ -717,7 +717,7 @@ def get_free_block_mariadb(
     t,
     resume,
 ):
-    """buf_LRU_get_free_block of MariaDB (innodb-flushing.md 4.4).
+    """buf_LRU_get_free_block of MariaDB (docs/model.md, section MariaDB free pages).
 
     Each pass holds buf_pool.mutex, which another thread's LRU search or LRU batch may hold for
     a while (lru_search, mariadb.ma_lru_batch). 10.11 (10.11.8+): take a free page, or evict a
