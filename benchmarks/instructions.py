@@ -44,9 +44,9 @@ def _child(preset: str, runs: int, workdir: Path) -> None:
     from numba import typeof
 
     import flushsim as fs
-    from flushsim.kernels.layout import C_DML_READS
     from flushsim.kernels.sim import simulate_kernel
     from flushsim.run import kernel_inputs
+    from flushsim.schema import C_DML_READS
 
     args = kernel_inputs(fs.presets.get(preset)).args()
     signature = tuple(typeof(a) for a in args)

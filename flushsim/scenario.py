@@ -206,33 +206,6 @@ def _compile_timeline(
     return tuple(out)
 
 
-def encode(name: str, value: object) -> float:
-    """A knob value as the kernel's float (booleans 0/1, enums by their code)."""
-    from .kernels import layout
-
-    # enums whose kernel code is the value's place in the layout's tuple
-    by_position = {
-        "workload": layout.WORKLOADS,
-        "innodb_flush_method": layout.FLUSH_METHODS,
-        "filesystem": layout.FILESYSTEMS,
-        "innodb_cleaner_lsn_age_factor": layout.LSN_AGE_FACTORS,
-        "device_interface": layout.DEVICE_INTERFACES,
-    }
-    if name in by_position:
-        return float(by_position[name].index(str(value)))
-    if name == "innodb_doublewrite":
-        return float(layout.DOUBLEWRITE[str(value)])
-    if name == "linux_kernel":
-        major, minor = str(value).split(".")
-        return float(int(major) * 100 + int(minor))
-    if name == "version":
-        major, minor, patch = str(value).split(".")
-        return float(int(major) * 10_000 + int(minor) * 100 + int(patch))
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    return float(value)  # type: ignore[arg-type]
-
-
 def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
     """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
 

@@ -14,93 +14,11 @@ import math
 
 from numba import njit
 
+from .. import schema as S
+from . import layout as L
 from .cleaner import checkpoint, dispatch
+from .engine import is_mariadb1011
 from .io import fsync, ring_done_at, ring_stage
-from .layout import (
-    BUF_LRU_MIN_LEN,
-    C_ADAPTIVE,
-    C_AVG_LSN,
-    C_AVG_PAGE,
-    C_BACKGROUND,
-    C_BATCH,
-    C_LRU_EVICT,
-    C_LRU_FLUSH,
-    C_LRU_SCANNED,
-    C_N_REQ,
-    C_PC_ROUNDS,
-    C_PCT_DIRTY,
-    C_PCT_LSN,
-    C_SYNC,
-    C_USER_LRU,
-    ENG_MARIADB1011,
-    F_FPREV,
-    F_IO,
-    F_PREV,
-    FILE_DATA,
-    G_ACTIVITY,
-    G_AF_N_ITER,
-    G_AF_PREV_LSN,
-    G_AF_PREV_TIME,
-    G_AF_SUM_PAGES,
-    G_DEV_BUSY_READ,
-    G_LSN,
-    G_MA_ABSTIME,
-    G_MA_ASYNC_LSN,
-    G_MA_IDLE,
-    G_MA_LAST_ACTIVITY,
-    G_MA_LRU_BUSY,
-    G_MA_LRU_N,
-    G_MA_PHASE,
-    G_MA_SYNC_LSN,
-    G_MA_WAKE_ACTIVITY,
-    G_PC_LAST_PAGES,
-    G_PC_ROUND_END,
-    G_RING_HEAD,
-    G_RING_TAIL,
-    GF_LSN_AVG_RATE,
-    GF_PAGE_AVG_RATE,
-    I_FL_LEN,
-    I_FL_TAIL,
-    I_FREE_LEN,
-    I_LRU_LEN,
-    I_LRU_MUTEX,
-    I_LRU_TAIL,
-    I_SIZE,
-    I_TRY_LRU_SCAN,
-    INF_TIME,
-    IO_LIST,
-    IO_LRU,
-    IO_MA_LRU,
-    IO_NONE,
-    K_ADAPTIVE,
-    K_ADAPTIVE_LWM,
-    K_AVG_LOOPS,
-    K_DIRTY_LWM,
-    K_ENGINE,
-    K_FLUSH_SYNC,
-    K_IOC,
-    K_IOC_MAX,
-    K_LOG_FILE_SIZE,
-    K_LRU_DEPTH,
-    K_LRU_FLUSH_SIZE,
-    K_MAX_DIRTY,
-    K_OLD_PCT,
-    K_PAGE_SIZE,
-    K_VERSION,
-    L_OLDEST,
-    LRU_SCAN_NS,
-    MA_AF_FORMULA_FROM_106,
-    MA_AF_FORMULA_FROM_1011,
-    MA_AF_PCT_LWM_FROM_106,
-    MA_AF_PCT_LWM_FROM_1011,
-    MA_CLEANER_LRU_FROM_106,
-    MA_CLEANER_LRU_FROM_1011,
-    MA_LOG_START_OFFSET,
-    PC_ROUND_BASE_US,
-    PH_FURIOUS_DONE,
-    PH_LRU_PASS,
-    PH_TOP,
-)
 from .pool import evict, old_ratio, oldest_modification, replaceable
 
 LSN_MAX = 1 << 62
@@ -109,9 +27,9 @@ LSN_MAX = 1 << 62
 @njit(cache=True, _nrt=False)
 def ma_redo_limits(knobs):
     """log_t::set_capacity: (log_capacity, max_modified_age_async, max_checkpoint_age)."""
-    cap = int(knobs[K_LOG_FILE_SIZE]) - MA_LOG_START_OFFSET
+    cap = int(knobs[S.K_LOG_FILE_SIZE]) - L.MA_LOG_START_OFFSET
     cap -= cap // 10
-    margin = cap - 48 * int(knobs[K_PAGE_SIZE])
+    margin = cap - 48 * int(knobs[S.K_PAGE_SIZE])
     margin -= margin // 10
     return cap, margin - margin // 8, margin
 
@@ -119,9 +37,9 @@ def ma_redo_limits(knobs):
 @njit(cache=True, inline="always", _nrt=False)
 def release_at_least(knobs, patch_106, patch_1011):
     """Is the modelled release 10.6.patch_106 / 10.11.patch_1011 or later? 10.11.8+ is."""
-    if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
+    if is_mariadb1011(knobs):
         return True
-    v = int(knobs[K_VERSION])
+    v = int(knobs[S.K_VERSION])
     minor, patch = (v // 100) % 100, v % 100
     return patch >= (patch_106 if minor == 6 else patch_1011)
 
@@ -129,7 +47,7 @@ def release_at_least(knobs, patch_106, patch_1011):
 @njit(cache=True, inline="always", _nrt=False)
 def cleaner_flushes_lru(knobs):
     """Does the page cleaner flush the LRU? Not before 10.6.13 / 10.11.3 (MDEV-26827)."""
-    return release_at_least(knobs, MA_CLEANER_LRU_FROM_106, MA_CLEANER_LRU_FROM_1011)
+    return release_at_least(knobs, L.MA_CLEANER_LRU_FROM_106, L.MA_CLEANER_LRU_FROM_1011)
 
 
 @njit(cache=True, _nrt=False)
@@ -140,20 +58,20 @@ def need_lru_eviction(inst, knobs):
     """
     if not cleaner_flushes_lru(knobs):
         return False
-    if inst[0, I_TRY_LRU_SCAN] == 0:
+    if inst[0, L.I_TRY_LRU_SCAN] == 0:
         return True
-    depth = int(knobs[K_LRU_DEPTH])
-    if int(knobs[K_ENGINE]) == ENG_MARIADB1011:
+    depth = int(knobs[S.K_LRU_DEPTH])
+    if is_mariadb1011(knobs):
         depth = depth // 2
-    return inst[0, I_LRU_LEN] > BUF_LRU_MIN_LEN and inst[0, I_FREE_LEN] < depth
+    return inst[0, L.I_LRU_LEN] > L.BUF_LRU_MIN_LEN and inst[0, L.I_FREE_LEN] < depth
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def last_write_done(g, ring_done):
     """Completion time of the newest write in flight (writes complete in FIFO order), or -1."""
-    if g[G_RING_HEAD] == g[G_RING_TAIL]:
+    if g[L.G_RING_HEAD] == g[L.G_RING_TAIL]:
         return -1
-    return ring_done_at(g, ring_done, g[G_RING_TAIL] - 1)
+    return ring_done_at(g, ring_done, g[L.G_RING_TAIL] - 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -178,52 +96,52 @@ def ma_lru_batch(
     The batch is collected in the free slots of the write ring after its tail (ring_stage) and
     written by the calling thread (the page cleaner, or a 10.6 user thread).
     """
-    new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
-    free_limit = int(knobs[K_LRU_DEPTH])
-    min_len = BUF_LRU_MIN_LEN
+    new = is_mariadb1011(knobs)
+    free_limit = int(knobs[S.K_LRU_DEPTH])
+    min_len = L.BUF_LRU_MIN_LEN
     if new:
-        min_len = min(inst[0, I_SIZE] // 20 - 1, BUF_LRU_MIN_LEN)
-    kind = IO_MA_LRU if new else IO_LRU
-    ratio = old_ratio(knobs[K_OLD_PCT])
-    t = max(t, inst[0, I_LRU_MUTEX])  # after a user thread's LRU search
+        min_len = min(inst[0, L.I_SIZE] // 20 - 1, L.BUF_LRU_MIN_LEN)
+    kind = L.IO_MA_LRU if new else L.IO_LRU
+    ratio = old_ratio(knobs[S.K_OLD_PCT])
+    t = max(t, inst[0, L.I_LRU_MUTEX])  # after a user thread's LRU search
     flushed = 0
     evicted = 0
     scanned = 0
-    f = inst[0, I_LRU_TAIL]
-    while f >= 0 and inst[0, I_LRU_LEN] > min_len and inst[0, I_FREE_LEN] < free_limit:
+    f = inst[0, L.I_LRU_TAIL]
+    while f >= 0 and inst[0, L.I_LRU_LEN] > min_len and inst[0, L.I_FREE_LEN] < free_limit:
         if not new and flushed + evicted >= max_n:
             break
-        prev = fr[f, F_PREV]
+        prev = fr[f, L.F_PREV]
         scanned += 1
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, 0, f, ratio)
             evicted += 1
-        elif fr[f, F_IO] == IO_NONE:
+        elif fr[f, L.F_IO] == L.IO_NONE:
             if flushed >= max_n:
                 break
-            fr[f, F_IO] = kind
+            fr[f, L.F_IO] = kind
             ring_stage(g, ring_frame, flushed, f)
             flushed += 1
         f = prev
     # buf_pool.mutex is held while the batch examines pages; the writes go out after
-    t += (scanned * LRU_SCAN_NS + 999) // 1000
-    inst[0, I_LRU_MUTEX] = t
+    t += (scanned * L.LRU_SCAN_NS + 999) // 1000
+    inst[0, L.I_LRU_MUTEX] = t
     free_at = t
     if flushed > 0:
         free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, flushed, 0, kind, t)
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_LRU_FLUSH] += flushed
-        out[s, C_LRU_EVICT] += evicted
-        out[s, C_LRU_SCANNED] += scanned
+        out[s, S.C_LRU_FLUSH] += flushed
+        out[s, S.C_LRU_EVICT] += evicted
+        out[s, S.C_LRU_SCANNED] += scanned
     return flushed, evicted, free_at
 
 
 @njit(cache=True, _nrt=False)
 def buf_flush_lru(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, max_n, t):
     """buf_flush_LRU(max_n) of the page cleaner. Returns (pages written, time free again)."""
-    new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
-    if not new and g[G_MA_LRU_BUSY] > t:
+    new = is_mariadb1011(knobs)
+    if not new and g[L.G_MA_LRU_BUSY] > t:
         return 0, t  # 10.6 generation: one LRU batch at a time (buf_pool.n_flush_LRU())
     flushed, evicted, free_at = ma_lru_batch(
         g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, max_n, t
@@ -235,11 +153,11 @@ def buf_flush_lru(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_don
         )
         evicted += ev2
     if not new:
-        inst[0, I_TRY_LRU_SCAN] = 1
+        inst[0, L.I_TRY_LRU_SCAN] = 1
         if flushed > 0:
-            g[G_MA_LRU_BUSY] = last_write_done(g, ring_done)
+            g[L.G_MA_LRU_BUSY] = last_write_done(g, ring_done)
     elif evicted > 0:
-        inst[0, I_TRY_LRU_SCAN] = 1
+        inst[0, L.I_TRY_LRU_SCAN] = 1
     # else: LRU_warn() only when nothing was written and try_LRU_scan was already false; it
     # leaves it false. A pass with nothing to do (a free list above the scan depth) keeps it.
     return flushed, free_at
@@ -252,20 +170,20 @@ def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, max_n, ls
     Returns (pages written, time the thread is free again).
     """
     count = 0
-    f = inst[0, I_FL_TAIL]
-    while f >= 0 and count < max_n and frl[f, L_OLDEST] < lsn:
-        prev = fr[f, F_FPREV]
-        if fr[f, F_IO] == IO_NONE:
-            fr[f, F_IO] = IO_LIST
+    f = inst[0, L.I_FL_TAIL]
+    while f >= 0 and count < max_n and frl[f, L.L_OLDEST] < lsn:
+        prev = fr[f, L.F_FPREV]
+        if fr[f, L.F_IO] == L.IO_NONE:
+            fr[f, L.F_IO] = L.IO_LIST
             ring_stage(g, ring_frame, count, f)
             count += 1
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, 0, IO_LIST, t)
+    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, 0, L.IO_LIST, t)
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_BATCH] += count
+        out[s, S.C_BATCH] += count
     return count, free_at
 
 
@@ -273,11 +191,11 @@ def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, max_n, ls
 def af_pct_for_lsn(g, knobs, age):
     """af_get_pct_for_lsn: (iocmax div ioc) x f x sqrt(f) / 7.5, f = 100 age / async age."""
     cap, age_async, _ = ma_redo_limits(knobs)
-    af_lwm = int(knobs[K_ADAPTIVE_LWM] * float(cap) / 100)
+    af_lwm = int(knobs[S.K_ADAPTIVE_LWM] * float(cap) / 100)
     if age < af_lwm:
         return 0
     factor = (age * 100) // age_async
-    ratio = int(knobs[K_IOC_MAX]) // int(knobs[K_IOC])
+    ratio = int(knobs[S.K_IOC_MAX]) // int(knobs[S.K_IOC])
     return int(float(ratio * factor) * math.sqrt(float(factor)) / 7.5)
 
 
@@ -285,22 +203,22 @@ def af_pct_for_lsn(g, knobs, age):
 def af_needed_for_redo(g, knobs, oldest):
     """af_needed_for_redo: the checkpoint age is above innodb_adaptive_flushing_lwm."""
     cap, _, _ = ma_redo_limits(knobs)
-    return g[G_LSN] - oldest > int(knobs[K_ADAPTIVE_LWM] * float(cap) / 100)
+    return g[L.G_LSN] - oldest > int(knobs[S.K_ADAPTIVE_LWM] * float(cap) / 100)
 
 
 @njit(cache=True, _nrt=False)
 def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm, dirty, pct, t):
     """page_cleaner_flush_pages_recommendation: 10.11's from 10.6.13 / 10.11.3, 2021's before."""
-    cur = g[G_LSN]
+    cur = g[L.G_LSN]
     p_lsn = af_pct_for_lsn(g, knobs, cur - oldest)
     now_s = t // 1_000_000  # time(nullptr)
-    ioc = int(knobs[K_IOC])
-    iocmax = int(knobs[K_IOC_MAX])
-    max_pct = knobs[K_MAX_DIRTY]
+    ioc = int(knobs[S.K_IOC])
+    iocmax = int(knobs[S.K_IOC_MAX])
+    max_pct = knobs[S.K_MAX_DIRTY]
     s = t // 1_000_000
-    if g[G_AF_PREV_LSN] == 0 or p_lsn == 0:
-        g[G_AF_PREV_TIME] = now_s
-        g[G_AF_PREV_LSN] = cur
+    if g[L.G_AF_PREV_LSN] == 0 or p_lsn == 0:
+        g[L.G_AF_PREV_TIME] = now_s
+        g[L.G_AF_PREV_LSN] = cur
         if ioc >= dirty:
             n = dirty
         else:
@@ -308,22 +226,22 @@ def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm
             n = int(d * ioc)
             n = ioc if n < dirty else min(iocmax, dirty)
         return n
-    g[G_AF_SUM_PAGES] += last_pages
-    elapsed = max(now_s - g[G_AF_PREV_TIME], 1)
-    g[G_AF_N_ITER] += 1
-    loops = int(knobs[K_AVG_LOOPS])
-    if g[G_AF_N_ITER] >= loops or elapsed >= loops:
-        gf[GF_PAGE_AVG_RATE] = float(
-            (g[G_AF_SUM_PAGES] // elapsed + int(gf[GF_PAGE_AVG_RATE])) // 2
+    g[L.G_AF_SUM_PAGES] += last_pages
+    elapsed = max(now_s - g[L.G_AF_PREV_TIME], 1)
+    g[L.G_AF_N_ITER] += 1
+    loops = int(knobs[S.K_AVG_LOOPS])
+    if g[L.G_AF_N_ITER] >= loops or elapsed >= loops:
+        gf[L.GF_PAGE_AVG_RATE] = float(
+            (g[L.G_AF_SUM_PAGES] // elapsed + int(gf[L.GF_PAGE_AVG_RATE])) // 2
         )
-        rate = (cur - g[G_AF_PREV_LSN]) // elapsed
-        gf[GF_LSN_AVG_RATE] = float((int(gf[GF_LSN_AVG_RATE]) + rate) // 2)
-        g[G_AF_PREV_LSN] = cur
-        g[G_AF_PREV_TIME] = now_s
-        g[G_AF_N_ITER] = 0
-        g[G_AF_SUM_PAGES] = 0
-    if release_at_least(knobs, MA_AF_FORMULA_FROM_106, MA_AF_FORMULA_FROM_1011):
-        if not release_at_least(knobs, MA_AF_PCT_LWM_FROM_106, MA_AF_PCT_LWM_FROM_1011):
+        rate = (cur - g[L.G_AF_PREV_LSN]) // elapsed
+        gf[L.GF_LSN_AVG_RATE] = float((int(gf[L.GF_LSN_AVG_RATE]) + rate) // 2)
+        g[L.G_AF_PREV_LSN] = cur
+        g[L.G_AF_PREV_TIME] = now_s
+        g[L.G_AF_N_ITER] = 0
+        g[L.G_AF_SUM_PAGES] = 0
+    if release_at_least(knobs, L.MA_AF_FORMULA_FROM_106, L.MA_AF_FORMULA_FROM_1011):
+        if not release_at_least(knobs, L.MA_AF_PCT_LWM_FROM_106, L.MA_AF_PCT_LWM_FROM_1011):
             pct_lwm = 0.0  # d4265fb's caller, up to MDEV-31939
         if pct_lwm == 0.0 or max_pct == 0.0:
             ratio = 1.0
@@ -342,44 +260,44 @@ def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm
             p_dirty = int(pct / max_pct) if max_pct > 0.0 else int(pct)
         term = ioc * max(p_dirty, p_lsn) // 100
         shown = p_dirty
-    target = oldest + int(gf[GF_LSN_AVG_RATE]) * 3
+    target = oldest + int(gf[L.GF_LSN_AVG_RATE]) * 3
     pfl = 0
-    f = inst[0, I_FL_TAIL]
+    f = inst[0, L.I_FL_TAIL]
     while f >= 0:
-        if frl[f, L_OLDEST] > target:
+        if frl[f, L.L_OLDEST] > target:
             break
         pfl += 1
         if pfl >= iocmax:
             break
-        f = fr[f, F_FPREV]
+        f = fr[f, L.F_FPREV]
     pfl = max(pfl // 3, 1)
-    n = min((term + int(gf[GF_PAGE_AVG_RATE]) + pfl) // 3, iocmax)
+    n = min((term + int(gf[L.GF_PAGE_AVG_RATE]) + pfl) // 3, iocmax)
     if s < out.shape[0]:
-        out[s, C_N_REQ] = n
-        out[s, C_PCT_DIRTY] = shown
-        out[s, C_PCT_LSN] = p_lsn
-        out[s, C_AVG_PAGE] = gf[GF_PAGE_AVG_RATE]
-        out[s, C_AVG_LSN] = gf[GF_LSN_AVG_RATE]
+        out[s, S.C_N_REQ] = n
+        out[s, S.C_PCT_DIRTY] = shown
+        out[s, S.C_PCT_LSN] = p_lsn
+        out[s, S.C_AVG_PAGE] = gf[L.GF_PAGE_AVG_RATE]
+        out[s, S.C_AVG_LSN] = gf[L.GF_LSN_AVG_RATE]
     return n
 
 
 @njit(cache=True, _nrt=False)
 def next_wake(g, inst, knobs, t):
     """Step 2 of the loop, decided at the end of an iteration: when the next one starts."""
-    if g[G_MA_SYNC_LSN] != 0 and knobs[K_FLUSH_SYNC] != 0:
+    if g[L.G_MA_SYNC_LSN] != 0 and knobs[S.K_FLUSH_SYNC] != 0:
         return t  # furious flushing: no wait
     if need_lru_eviction(inst, knobs):
         return t
-    if g[G_MA_IDLE] == 1 and (inst[0, I_FL_LEN] == 0 or knobs[K_DIRTY_LWM] == 0.0):
-        return INF_TIME  # untimed wait for page_cleaner_wakeup()
-    return max(t, g[G_MA_ABSTIME])
+    if g[L.G_MA_IDLE] == 1 and (inst[0, L.I_FL_LEN] == 0 or knobs[S.K_DIRTY_LWM] == 0.0):
+        return L.INF_TIME  # untimed wait for page_cleaner_wakeup()
+    return max(t, g[L.G_MA_ABSTIME])
 
 
 @njit(cache=True, _nrt=False)
 def _finish(g, frl, inst, knobs, end):
     """set_almost_idle: write a checkpoint, then wait (or not) for the next iteration."""
     checkpoint(g, frl, inst)
-    g[G_PC_ROUND_END] = end
+    g[L.G_PC_ROUND_END] = end
     return next_wake(g, inst, knobs, end)
 
 
@@ -388,12 +306,12 @@ def _after_lru(g, frl, inst, knobs, end):
     """check_oldest_and_set_idle."""
     oldest = oldest_modification(frl, inst)
     if oldest == 0:
-        g[G_MA_SYNC_LSN] = 0
-        g[G_MA_IDLE] = 1
+        g[L.G_MA_SYNC_LSN] = 0
+        g[L.G_MA_IDLE] = 1
     else:
-        if oldest >= g[G_MA_ASYNC_LSN]:
-            g[G_MA_ASYNC_LSN] = 0
-        g[G_MA_IDLE] = 0
+        if oldest >= g[L.G_MA_ASYNC_LSN]:
+            g[L.G_MA_ASYNC_LSN] = 0
+        g[L.G_MA_IDLE] = 0
     return _finish(g, frl, inst, knobs, end)
 
 
@@ -414,27 +332,27 @@ def ma_page_cleaner_round(
     """One iteration of buf_flush_page_cleaner at time t (us); returns the next one's time."""
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_PC_ROUNDS] += 1
-    new = int(knobs[K_ENGINE]) == ENG_MARIADB1011
-    iocmax = int(knobs[K_IOC_MAX])
-    phase = g[G_MA_PHASE]
-    g[G_MA_PHASE] = PH_TOP
-    if phase == PH_FURIOUS_DONE:
+        out[s, S.C_PC_ROUNDS] += 1
+    new = is_mariadb1011(knobs)
+    iocmax = int(knobs[S.K_IOC_MAX])
+    phase = g[L.G_MA_PHASE]
+    g[L.G_MA_PHASE] = L.PH_TOP
+    if phase == L.PH_FURIOUS_DONE:
         # after the wait for the writes and fil_flush_file_spaces: checkpoint, clear targets
         checkpoint(g, frl, inst)
         measure = oldest_modification(frl, inst)
         if measure == 0:
             measure = LSN_MAX
-        if measure >= g[G_MA_SYNC_LSN]:
-            g[G_MA_SYNC_LSN] = 0
-        elif measure >= g[G_MA_ASYNC_LSN]:
-            g[G_MA_ASYNC_LSN] = 0
-        g[G_PC_LAST_PAGES] = 0
-        g[G_MA_ABSTIME] = t + 1_000_000
-        end = t + PC_ROUND_BASE_US
-        g[G_PC_ROUND_END] = end
+        if measure >= g[L.G_MA_SYNC_LSN]:
+            g[L.G_MA_SYNC_LSN] = 0
+        elif measure >= g[L.G_MA_ASYNC_LSN]:
+            g[L.G_MA_ASYNC_LSN] = 0
+        g[L.G_PC_LAST_PAGES] = 0
+        g[L.G_MA_ABSTIME] = t + 1_000_000
+        end = t + L.PC_ROUND_BASE_US
+        g[L.G_PC_ROUND_END] = end
         return next_wake(g, inst, knobs, end)
-    if phase == PH_LRU_PASS:
+    if phase == L.PH_LRU_PASS:
         n, free_at = buf_flush_lru(
             g,
             fr,
@@ -445,16 +363,16 @@ def ma_page_cleaner_round(
             out,
             ring_frame,
             ring_done,
-            g[G_MA_LRU_N],
+            g[L.G_MA_LRU_N],
             t,
         )
-        g[G_PC_LAST_PAGES] += n
-        return _after_lru(g, frl, inst, knobs, free_at + PC_ROUND_BASE_US)
+        g[L.G_PC_LAST_PAGES] += n
+        return _after_lru(g, frl, inst, knobs, free_at + L.PC_ROUND_BASE_US)
     # ---------------------------------------------------------------- furious flushing
-    if g[G_MA_SYNC_LSN] != 0 and knobs[K_FLUSH_SYNC] != 0:
+    if g[L.G_MA_SYNC_LSN] != 0 and knobs[S.K_FLUSH_SYNC] != 0:
         clock = t
         if new and need_lru_eviction(inst, knobs):
-            g[G_MA_IDLE] = 0
+            g[L.G_MA_IDLE] = 0
             _, clock = buf_flush_lru(
                 g,
                 fr,
@@ -465,7 +383,7 @@ def ma_page_cleaner_round(
                 out,
                 ring_frame,
                 ring_done,
-                int(knobs[K_IOC]),
+                int(knobs[S.K_IOC]),
                 clock,
             )
         n, clock = ma_list_batch(
@@ -478,36 +396,36 @@ def ma_page_cleaner_round(
             ring_frame,
             ring_done,
             iocmax,
-            g[G_MA_SYNC_LSN],
+            g[L.G_MA_SYNC_LSN],
             clock,
         )
         if s < out.shape[0]:
-            out[s, C_SYNC] += n
+            out[s, S.C_SYNC] += n
         done = max(clock, last_write_done(g, ring_done))
-        done = fsync(g, knobs, out, done, FILE_DATA)  # fil_flush_file_spaces
-        g[G_MA_PHASE] = PH_FURIOUS_DONE
-        g[G_PC_ROUND_END] = done
+        done = fsync(g, knobs, out, done, L.FILE_DATA)  # fil_flush_file_spaces
+        g[L.G_MA_PHASE] = L.PH_FURIOUS_DONE
+        g[L.G_PC_ROUND_END] = done
         return max(done, t + 1)
-    g[G_MA_ABSTIME] = t + 1_000_000
+    g[L.G_MA_ABSTIME] = t + 1_000_000
     oldest = oldest_modification(frl, inst)
     if oldest == 0:
-        g[G_MA_SYNC_LSN] = 0
-        g[G_MA_IDLE] = 1
-        return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
-    soft = g[G_MA_ASYNC_LSN]
-    sync = g[G_MA_SYNC_LSN]
+        g[L.G_MA_SYNC_LSN] = 0
+        g[L.G_MA_IDLE] = 1
+        return _finish(g, frl, inst, knobs, t + L.PC_ROUND_BASE_US)
+    soft = g[L.G_MA_ASYNC_LSN]
+    sync = g[L.G_MA_SYNC_LSN]
     if sync != 0:  # innodb_flush_sync=OFF: the sync target is a soft one
         if oldest >= sync:
-            g[G_MA_SYNC_LSN] = 0
+            g[L.G_MA_SYNC_LSN] = 0
         elif sync > soft:
             soft = sync
     if soft != 0:
         if oldest >= soft:
-            g[G_MA_ASYNC_LSN] = 0
+            g[L.G_MA_ASYNC_LSN] = 0
             soft = 0
     elif need_lru_eviction(inst, knobs):
         # pure LRU pass, after os_aio_wait_until_no_pending_writes
-        g[G_MA_IDLE] = 0
+        g[L.G_MA_IDLE] = 0
         return _lru_pass_after_writes(
             g,
             gf,
@@ -522,31 +440,31 @@ def ma_page_cleaner_round(
             iocmax,
             t,
         )
-    dirty = inst[0, I_FL_LEN]
-    pct = dirty * 100.0 / float(inst[0, I_LRU_LEN] + inst[0, I_FREE_LEN])
-    pct_lwm = knobs[K_DIRTY_LWM]
+    dirty = inst[0, L.I_FL_LEN]
+    pct = dirty * 100.0 / float(inst[0, L.I_LRU_LEN] + inst[0, L.I_FREE_LEN])
+    pct_lwm = knobs[S.K_DIRTY_LWM]
     idle_flush = False
     if pct_lwm != 0.0:
-        if g[G_ACTIVITY] != g[G_MA_LAST_ACTIVITY]:
-            g[G_MA_LAST_ACTIVITY] = g[G_ACTIVITY]
+        if g[L.G_ACTIVITY] != g[L.G_MA_LAST_ACTIVITY]:
+            g[L.G_MA_LAST_ACTIVITY] = g[L.G_ACTIVITY]
             if pct < pct_lwm:
                 pct_lwm = 0.0
                 if soft == 0 and not af_needed_for_redo(g, knobs, oldest):
-                    g[G_MA_IDLE] = 1
-                    return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
-        elif g[G_MA_IDLE] == 1 and g[G_DEV_BUSY_READ] <= t:
-            g[G_MA_WAKE_ACTIVITY] = g[G_ACTIVITY]
+                    g[L.G_MA_IDLE] = 1
+                    return _finish(g, frl, inst, knobs, t + L.PC_ROUND_BASE_US)
+        elif g[L.G_MA_IDLE] == 1 and g[L.G_DEV_BUSY_READ] <= t:
+            g[L.G_MA_WAKE_ACTIVITY] = g[L.G_ACTIVITY]
             idle_flush = True
         elif pct < pct_lwm:
             pct_lwm = 0.0
             if soft == 0 and not af_needed_for_redo(g, knobs, oldest):
-                g[G_MA_IDLE] = 1
-                return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
-    elif pct < knobs[K_MAX_DIRTY]:
+                g[L.G_MA_IDLE] = 1
+                return _finish(g, frl, inst, knobs, t + L.PC_ROUND_BASE_US)
+    elif pct < knobs[S.K_MAX_DIRTY]:
         if soft == 0 and not af_needed_for_redo(g, knobs, oldest):
-            g[G_MA_IDLE] = 1
-            return _finish(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
-    g[G_MA_IDLE] = 0
+            g[L.G_MA_IDLE] = 1
+            return _finish(g, frl, inst, knobs, t + L.PC_ROUND_BASE_US)
+    g[L.G_MA_IDLE] = 0
     clock = t
     n_flushed = 0
     if soft != 0 and not idle_flush:
@@ -554,8 +472,8 @@ def ma_page_cleaner_round(
             g, fr, frl, inst, knobs, out, ring_frame, ring_done, iocmax, soft, clock
         )
         if s < out.shape[0]:
-            out[s, C_BACKGROUND] += n_flushed
-    elif idle_flush or knobs[K_ADAPTIVE] == 0:
+            out[s, S.C_BACKGROUND] += n_flushed
+    elif idle_flush or knobs[S.K_ADAPTIVE] == 0:
         n_flushed, clock = ma_list_batch(
             g,
             fr,
@@ -565,31 +483,31 @@ def ma_page_cleaner_round(
             out,
             ring_frame,
             ring_done,
-            int(knobs[K_IOC]),
+            int(knobs[S.K_IOC]),
             LSN_MAX,
             clock,
         )
         if s < out.shape[0]:
-            out[s, C_BACKGROUND] += n_flushed
+            out[s, S.C_BACKGROUND] += n_flushed
     else:
         n = recommendation(
-            g, gf, fr, frl, inst, knobs, out, g[G_PC_LAST_PAGES], oldest, pct_lwm, dirty, pct, t
+            g, gf, fr, frl, inst, knobs, out, g[L.G_PC_LAST_PAGES], oldest, pct_lwm, dirty, pct, t
         )
         if n != 0:
             n_flushed, clock = ma_list_batch(
                 g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, LSN_MAX, clock
             )
-            g[G_PC_LAST_PAGES] = n_flushed
+            g[L.G_PC_LAST_PAGES] = n_flushed
             if s < out.shape[0]:
-                out[s, C_ADAPTIVE] += n_flushed
+                out[s, S.C_ADAPTIVE] += n_flushed
         elif (
-            g[G_MA_ASYNC_LSN] <= oldest and not need_lru_eviction(inst, knobs)
+            g[L.G_MA_ASYNC_LSN] <= oldest and not need_lru_eviction(inst, knobs)
         ) or not cleaner_flushes_lru(knobs):
-            return _after_lru(g, frl, inst, knobs, t + PC_ROUND_BASE_US)
+            return _after_lru(g, frl, inst, knobs, t + L.PC_ROUND_BASE_US)
         else:
             n_lru = iocmax
             if new:
-                n_lru = max(n_lru, min(iocmax, int(knobs[K_LRU_DEPTH])))
+                n_lru = max(n_lru, min(iocmax, int(knobs[S.K_LRU_DEPTH])))
             return _lru_pass_after_writes(
                 g,
                 gf,
@@ -605,11 +523,11 @@ def ma_page_cleaner_round(
                 t,
             )
     if not cleaner_flushes_lru(knobs):
-        return _after_lru(g, frl, inst, knobs, clock + PC_ROUND_BASE_US)
+        return _after_lru(g, frl, inst, knobs, clock + L.PC_ROUND_BASE_US)
     # the LRU pass after the flush-list pass
     n_lru = iocmax - n_flushed if iocmax >= n_flushed else 0
     if new:
-        n_lru = max(n_lru, min(iocmax, int(knobs[K_LRU_DEPTH])))
+        n_lru = max(n_lru, min(iocmax, int(knobs[S.K_LRU_DEPTH])))
     n, clock = buf_flush_lru(
         g,
         fr,
@@ -623,8 +541,8 @@ def ma_page_cleaner_round(
         n_lru,
         clock,
     )
-    g[G_PC_LAST_PAGES] += n
-    return _after_lru(g, frl, inst, knobs, clock + PC_ROUND_BASE_US)
+    g[L.G_PC_LAST_PAGES] += n
+    return _after_lru(g, frl, inst, knobs, clock + L.PC_ROUND_BASE_US)
 
 
 @njit(cache=True, _nrt=False)
@@ -634,15 +552,15 @@ def _lru_pass_after_writes(
     """os_aio_wait_until_no_pending_writes, then buf_flush_LRU(n)."""
     done = last_write_done(g, ring_done)
     if done > t:
-        g[G_MA_PHASE] = PH_LRU_PASS
-        g[G_MA_LRU_N] = n
-        g[G_PC_ROUND_END] = done
+        g[L.G_MA_PHASE] = L.PH_LRU_PASS
+        g[L.G_MA_LRU_N] = n
+        g[L.G_PC_ROUND_END] = done
         return done
     flushed, free_at = buf_flush_lru(
         g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, n, t
     )
-    g[G_PC_LAST_PAGES] += flushed
-    return _after_lru(g, frl, inst, knobs, free_at + PC_ROUND_BASE_US)
+    g[L.G_PC_LAST_PAGES] += flushed
+    return _after_lru(g, frl, inst, knobs, free_at + L.PC_ROUND_BASE_US)
 
 
 @njit(cache=True, _nrt=False)
@@ -661,13 +579,13 @@ def user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_do
         out,
         ring_frame,
         ring_done,
-        int(knobs[K_LRU_FLUSH_SIZE]),
+        int(knobs[S.K_LRU_FLUSH_SIZE]),
         t,
     )
-    inst[0, I_TRY_LRU_SCAN] = 1
+    inst[0, L.I_TRY_LRU_SCAN] = 1
     if flushed > 0:
-        g[G_MA_LRU_BUSY] = last_write_done(g, ring_done)
+        g[L.G_MA_LRU_BUSY] = last_write_done(g, ring_done)
         s = t // 1_000_000
         if s < out.shape[0]:
-            out[s, C_USER_LRU] += flushed
+            out[s, S.C_USER_LRU] += flushed
     return flushed, free_at

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import schema as S
 from . import layout as L
 from .reference_mariadb import MariaDBMixin
 
@@ -45,7 +46,7 @@ class Knobs:
         self.vector = vector
 
     def __getattr__(self, name: str) -> float:
-        return float(self.vector[L.KNOB_INDEX[name]])
+        return float(self.vector[S.KNOB_INDEX[name]])
 
     def set(self, index: int, value: float) -> None:
         self.vector[index] = value
@@ -128,6 +129,8 @@ class ReferenceSim(MariaDBMixin):
         check_every_event=False,
     ):
         self.k = Knobs(knobs.copy())
+        if int(self.k.engine) not in L.ENGINES_HANDLED:  # engine.check_engine
+            raise ValueError("the kernel has no code for the engine code in knobs[K_ENGINE]")
         self.seconds = seconds
         self.zipf_cdf = zipf_cdf
         self.scatter = scatter
@@ -143,13 +146,13 @@ class ReferenceSim(MariaDBMixin):
             inst.free = [self.frames[inst.first_frame + size - 1 - k] for k in range(size)]
         self.page_frame: dict[int, Frame] = {}
         self.table_pages = table_pages
-        self.out = np.zeros((seconds, L.N_COLS), dtype=np.float64)
-        self.hist = np.zeros((seconds, L.HIST_BUCKETS), dtype=np.int64)
+        self.out = np.zeros((seconds, S.N_COLS), dtype=np.float64)
+        self.hist = np.zeros((seconds, S.HIST_BUCKETS), dtype=np.int64)
         self.writes_in_flight: deque[tuple[int, Frame]] = deque()  # (done us, frame)
         self.rng = SplitMix64(seed)
         # redo and activity
-        self.lsn = L.LOG_START_LSN
-        self.checkpoint_lsn = L.LOG_START_LSN
+        self.lsn = S.LOG_START_LSN
+        self.checkpoint_lsn = S.LOG_START_LSN
         self.activity = 0
         self.dev_busy_write = 0
         self.dev_busy_read = 0
@@ -169,7 +172,7 @@ class ReferenceSim(MariaDBMixin):
         self.free_k = 0  # with it, from get_free_block: 1 + the iteration to resume at
         self.held: Frame | None = None  # with it: the frame a single-page flush holds till then
         # redo log flushes (io.log_flush)
-        self.log_flush_lsn = L.LOG_START_LSN
+        self.log_flush_lsn = S.LOG_START_LSN
         self.log_flush_start = 0
         self.log_flush_end = 0
         self.log_busy = 0
@@ -219,6 +222,13 @@ class ReferenceSim(MariaDBMixin):
         self.thread_cpu = [0.0] * n_threads_max
         self.ma_init()
 
+    # ------------------------------------------------------------------ engines (engine.py)
+    def is_mysql(self) -> bool:
+        return self.engine == S.ENG_MYSQL80
+
+    def is_mariadb(self) -> bool:
+        return self.engine in (S.ENG_MARIADB106, S.ENG_MARIADB1011)
+
     # ------------------------------------------------------------------ helpers
     def count(self, t: int, column: int, value: float = 1) -> None:
         s = t // 1_000_000
@@ -267,15 +277,15 @@ class ReferenceSim(MariaDBMixin):
         time, [busy_from, busy_to)) shared among the seconds they span.
         """
         if is_write:
-            self.count(done, L.C_W_S)
-            self.count(done, L.C_WKB, nbytes / 1024.0)
-            self.count(done, L.C_W_AWAIT, done - now)
+            self.count(done, S.C_W_S)
+            self.count(done, S.C_WKB, nbytes / 1024.0)
+            self.count(done, S.C_W_AWAIT, done - now)
         else:
-            self.count(done, L.C_R_S)
-            self.count(done, L.C_RKB, nbytes / 1024.0)
-            self.count(done, L.C_R_AWAIT, done - now)
-        self.spread(L.C_AQU, now, done, 1.0)
-        self.spread(L.C_UTIL, busy_from, busy_to, 1.0)
+            self.count(done, S.C_R_S)
+            self.count(done, S.C_RKB, nbytes / 1024.0)
+            self.count(done, S.C_R_AWAIT, done - now)
+        self.spread(S.C_AQU, now, done, 1.0)
+        self.spread(S.C_UTIL, busy_from, busy_to, 1.0)
 
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
         service = self.service(nbytes, is_write)
@@ -298,11 +308,11 @@ class ReferenceSim(MariaDBMixin):
     def dio_serialised(self) -> bool:
         """ext4 + O_DIRECT on kernels 4.9-5.5: direct reads and writes exclude each other."""
         fs, k = int(self.k.filesystem), self.k.linux_kernel
-        if fs == L.FS_XFS or int(self.k.innodb_flush_method) < L.FM_O_DIRECT:
+        if fs == S.FS_XFS or int(self.k.innodb_flush_method) < S.FM_O_DIRECT:
             return False
         if k < 409 or k >= 506:
             return False
-        return not (fs == L.FS_EXT4_NOLOCK and k >= 505)
+        return not (fs == S.FS_EXT4_NOLOCK and k >= 505)
 
     def place_locks(self, now: int) -> None:
         """Page writes take the inode lock in order, each after the one before, up to `now`."""
@@ -335,7 +345,7 @@ class ReferenceSim(MariaDBMixin):
         self.place_locks(now)
         t = max(now, self.lock_last)
         if t > now:
-            self.count(now, L.C_DIO_WAIT, (t - now) / 1000.0)
+            self.count(now, S.C_DIO_WAIT, (t - now) / 1000.0)
         done = self.submit(t, nbytes, False)
         self.rd_done_max = max(self.rd_done_max, done)
         return done
@@ -363,15 +373,15 @@ class ReferenceSim(MariaDBMixin):
         start = max(now, self.log_flush_end)
         nbytes = -(-(lsn - self.log_flush_lsn) // L.LOG_WRITE_ALIGN) * L.LOG_WRITE_ALIGN
         done = self.fsync(self.submit_sync_write(start, nbytes), L.FILE_LOG)
-        self.count(start, L.C_LOG_WRITES)
+        self.count(start, S.C_LOG_WRITES)
         self.log_flush_lsn, self.log_flush_start, self.log_flush_end = lsn, start, done
         return done
 
     def buffered(self, kind: int) -> bool:
         """InnoDB writes file `kind` through the page cache (the manual's innodb_flush_method)."""
-        if kind == L.FILE_LOG and self.engine == L.ENG_MYSQL80:
+        if kind == L.FILE_LOG and self.is_mysql():
             return True
-        return int(self.k.innodb_flush_method) in (L.FM_FSYNC, L.FM_O_DSYNC)
+        return int(self.k.innodb_flush_method) in (S.FM_FSYNC, S.FM_O_DSYNC)
 
     def neighbour_accrue(self, now: int) -> None:
         if now > self.nb_last:
@@ -392,7 +402,7 @@ class ReferenceSim(MariaDBMixin):
             at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
             done = start + svc + lat
             self.count_io(at, done, True, n, start, start + svc)
-            self.count(done, L.C_NB_WKB, n / 1024.0)
+            self.count(done, S.C_NB_WKB, n / 1024.0)
             start += svc
             nbytes -= n
         self.wb_end = start
@@ -407,25 +417,25 @@ class ReferenceSim(MariaDBMixin):
 
     def fsync(self, now: int, kind: int) -> int:
         method = int(self.k.innodb_flush_method)
-        if kind == L.FILE_DATA and method == L.FM_O_DIRECT_NO_FSYNC:
+        if kind == L.FILE_DATA and method == S.FM_O_DIRECT_NO_FSYNC:
             return now
-        if kind == L.FILE_DBLWR and method >= L.FM_O_DIRECT and self.engine == L.ENG_MYSQL80:
+        if kind == L.FILE_DBLWR and method >= S.FM_O_DIRECT and self.is_mysql():
             return now  # Double_write::is_fsync_required
         start = now
-        if int(self.k.filesystem) != L.FS_XFS and self.buffered(kind):
+        if int(self.k.filesystem) != S.FS_XFS and self.buffered(kind):
             # ext4 data=ordered: the journal commit writes the neighbour's dirty data first
             self.neighbour_accrue(now)
             start = self.submit_sync_write(self.writeback(now), L.JOURNAL_BLOCK)
-            self.count(now, L.C_JBD_FORCED)
-        if self.k.device_interface == L.IF_SATA:
+            self.count(now, S.C_JBD_FORCED)
+        if self.k.device_interface == S.IF_SATA:
             # FLUSH CACHE is no NCQ command: it waits for the commands in flight at the drive
             busy = max(self.dev_busy_write, self.dev_busy_read)
             if busy > start:
                 page = int(self.k.innodb_page_size)
                 start = min(busy, start + L.NCQ_DEPTH * self.service(page, True))
         done = start + int(self.k.device_fsync_latency_us + 0.5)
-        self.count(now, L.C_FSYNCS)
-        self.count(now, L.C_FSYNC_LAT, done - now)
+        self.count(now, S.C_FSYNCS)
+        self.count(now, S.C_FSYNC_LAT, done - now)
         return done
 
     # ------------------------------------------------------------------ LRU list (buf0lru.cc)
@@ -600,8 +610,8 @@ class ReferenceSim(MariaDBMixin):
             if dblwr != 0:
                 nbytes = len(part) * page if dblwr == 1 else 4096  # DETECT_ONLY: metadata
                 start = self.fsync(self.submit(cursor, nbytes, True), L.FILE_DBLWR)
-                self.count(t, L.C_DBLWR_PAGES, len(part))
-                self.count(t, L.C_DBLWR_WRITES)
+                self.count(t, S.C_DBLWR_PAGES, len(part))
+                self.count(t, S.C_DBLWR_WRITES)
             last = start
             for f in part:
                 done = self.submit(start, page, True)
@@ -645,8 +655,8 @@ class ReferenceSim(MariaDBMixin):
             f = prev
         free_at = self.dispatch(inst, batch, L.IO_LRU, t) if batch else t
         inst.try_lru_scan = True
-        self.count(t, L.C_LRU_EVICT, evicted)
-        self.count(t, L.C_LRU_SCANNED, scanned)
+        self.count(t, S.C_LRU_EVICT, evicted)
+        self.count(t, S.C_LRU_SCANNED, scanned)
         return len(batch), free_at
 
     def buf_do_flush_list_batch(
@@ -664,7 +674,7 @@ class ReferenceSim(MariaDBMixin):
         if not batch:
             return 0, t
         free_at = self.dispatch(inst, batch, L.IO_LIST, t)
-        self.count(t, L.C_BATCH, len(batch))
+        self.count(t, S.C_BATCH, len(batch))
         return len(batch), free_at
 
     # ------------------------------------------------------------------ adaptive flushing
@@ -705,7 +715,7 @@ class ReferenceSim(MariaDBMixin):
             return 0
         factor = (age * 100.0) / dirty_age
         ratio = int(self.k.innodb_io_capacity_max) // int(self.k.innodb_io_capacity)
-        if self.k.innodb_cleaner_lsn_age_factor == L.LAF_HIGH_CHECKPOINT:  # Percona Server
+        if self.k.innodb_cleaner_lsn_age_factor == S.LAF_HIGH_CHECKPOINT:  # Percona Server
             return int((ratio * (factor * factor * math.sqrt(factor))) / 700.5)
         return int((ratio * (factor * math.sqrt(factor))) / 7.5)
 
@@ -768,11 +778,11 @@ class ReferenceSim(MariaDBMixin):
                 slots[i] = n // n_inst + 1
         s = t // 1_000_000
         if s < self.seconds:
-            self.out[s, L.C_N_REQ] = n
-            self.out[s, L.C_PCT_DIRTY] = p_dirty
-            self.out[s, L.C_PCT_LSN] = p_lsn
-            self.out[s, L.C_AVG_PAGE] = self.page_avg_rate
-            self.out[s, L.C_AVG_LSN] = self.lsn_avg_rate
+            self.out[s, S.C_N_REQ] = n
+            self.out[s, S.C_PCT_DIRTY] = p_dirty
+            self.out[s, S.C_PCT_LSN] = p_lsn
+            self.out[s, S.C_AVG_PAGE] = self.page_avg_rate
+            self.out[s, S.C_AVG_LSN] = self.lsn_avg_rate
         return n
 
     def log_sync_flush_lsn(self) -> int:
@@ -820,10 +830,10 @@ class ReferenceSim(MariaDBMixin):
                 )
                 n_list += flushed
             if sync:
-                self.count(t, L.C_SYNC, n_lru + n_list)
+                self.count(t, S.C_SYNC, n_lru + n_list)
             else:
-                self.count(t, L.C_LRU_FLUSH, n_lru)
-                self.count(t, L.C_ADAPTIVE, n_list)
+                self.count(t, S.C_LRU_FLUSH, n_lru)
+                self.count(t, S.C_ADAPTIVE, n_list)
             if timed_out:
                 self.pc_last_pages = n_list
         elif timed_out and self.k.innodb_idle_flush_pct > 0:
@@ -833,9 +843,9 @@ class ReferenceSim(MariaDBMixin):
                 j = i % n_threads
                 flushed, clocks[j] = self.buf_do_flush_list_batch(inst, per, LSN_MAX, clocks[j])
                 n_list += flushed
-            self.count(t, L.C_BACKGROUND, n_list)
+            self.count(t, S.C_BACKGROUND, n_list)
         self.pc_sync = sync
-        self.count(t, L.C_PC_ROUNDS)
+        self.count(t, S.C_PC_ROUNDS)
         end = max([t + L.PC_ROUND_BASE_US] + [c + L.PC_ROUND_BASE_US for c in clocks])
         self.pc_round_end = end
         self.checkpoint()
@@ -849,18 +859,18 @@ class ReferenceSim(MariaDBMixin):
 
     # ------------------------------------------------------------------ user threads
     def draw_row(self) -> int:
-        wl = L.WORKLOADS[int(self.k.workload)]
+        wl = S.WORKLOADS[int(self.k.workload)]
         rows = int(self.k.table_rows)
         if wl == "uniform":
             return self.rng.below(rows)
         if wl == "zipf":
             u = self.rng.unit()
             rank = int(np.searchsorted(self.zipf_cdf[:-1], u, side="right"))
-            return (rank * (self.scatter >> L.SCATTER_SHIFT)) % rows
+            return (rank * (self.scatter >> S.SCATTER_SHIFT)) % rows
         if wl == "hotset":
             if self.rng.unit() * 100.0 < self.k.hot_pct:
                 hot = min(int(self.k.hot_rows), rows)
-                return spread_row(self.rng.below(hot), rows, self.scatter & L.SCATTER_BITS_MASK)
+                return spread_row(self.rng.below(hot), rows, self.scatter & S.SCATTER_BITS_MASK)
             return self.rng.below(rows)
         end = int(self.k.seq_end_row)
         end = rows if end == 0 or end > rows else end
@@ -907,7 +917,7 @@ class ReferenceSim(MariaDBMixin):
         examined = scanned + 1 if found else scanned
         t += (examined * L.LRU_SCAN_NS + 999) // 1000
         inst.lru_mutex = t
-        self.count(t, L.C_SEARCH_SCANNED, scanned)
+        self.count(t, S.C_SEARCH_SCANNED, scanned)
         return found, t
 
     def buf_flush_single_page_from_LRU(
@@ -925,7 +935,7 @@ class ReferenceSim(MariaDBMixin):
                 if int(self.k.innodb_doublewrite) != 0:
                     t = self.fsync(self.submit(t, page, True), L.FILE_DBLWR)
                 t = self.fsync(self.submit(t, page, True), L.FILE_DATA)
-                self.count(t, L.C_SINGLE)
+                self.count(t, S.C_SINGLE)
                 return True, t, f
             f = f.prev
         return False, t, None
@@ -941,7 +951,7 @@ class ReferenceSim(MariaDBMixin):
         self, inst: Instance, t: int, resume: int = 0
     ) -> tuple[Frame | None, int]:
         """None with sleep_until set: sleep 10 ms, then call again with resume = self.free_k."""
-        if self.engine != L.ENG_MYSQL80:
+        if self.is_mariadb():
             return self.buf_LRU_get_free_block_mariadb(t, resume)
         t0 = t
         # resume > 0: back from the 10 ms sleep, the single-page flush first; resume < 0: back
@@ -953,7 +963,7 @@ class ReferenceSim(MariaDBMixin):
         while k < L.FREE_BLOCK_MAX_ITERATIONS:
             if not woke:
                 if inst.free:
-                    self.count_wait(L.C_FREE_WAIT_MS, t0, t)
+                    self.count_wait(S.C_FREE_WAIT_MS, t0, t)
                     return inst.free.pop(), t
                 freed = False
                 if inst.try_lru_scan or k > 0:
@@ -964,20 +974,20 @@ class ReferenceSim(MariaDBMixin):
                     continue
                 self.signal_cleaner(t, False)
                 if k > 1:
-                    self.count(t, L.C_FREE_WAITS)
-                    self.count_wait(L.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
+                    self.count(t, S.C_FREE_WAITS)
+                    self.count_wait(S.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
                     self.sleep_until, self.free_k = t + L.FREE_WAIT_SLEEP_US, k + 1
                     return None, t
             woke = False
             before = t
             ok, t, held = self.buf_flush_single_page_from_LRU(inst, t)
             if not ok:
-                self.count(t, L.C_SINGLE_FAIL)
-            self.count(t, L.C_WAIT_FREE)
+                self.count(t, S.C_SINGLE_FAIL)
+            self.count(t, S.C_WAIT_FREE)
             k += 1
             if held is not None:
                 # synchronous I/O: sleep until it is done, then free the frame and go on
-                self.count_wait(L.C_FREE_WAIT_MS, t0, t)
+                self.count_wait(S.C_FREE_WAIT_MS, t0, t)
                 self.sleep_until, self.free_k, self.held = t, -(1 + k), held
                 return None, before
         return None, t
@@ -988,7 +998,7 @@ class ReferenceSim(MariaDBMixin):
         -1 with neither set: no frame was found; `resume` continues get_free_block's sleep.
         """
         inst = self.instances[(page >> 6) % len(self.instances)]
-        self.count(t, L.C_READ_REQ)
+        self.count(t, S.C_READ_REQ)
         while True:
             f = self.page_frame.get(page)
             if f is None:
@@ -1000,9 +1010,9 @@ class ReferenceSim(MariaDBMixin):
                 self.page_frame[page] = f
                 self.buf_LRU_add_block(inst, f, old=True)
                 f.access_ms = max(1, t // 1000)
-                self.count(t, L.C_READS)
+                self.count(t, S.C_READS)
                 if self.buf_page_peek_if_too_old(inst, f, t // 1000) == -1:
-                    self.count(t, L.C_NOT_YOUNG)
+                    self.count(t, S.C_NOT_YOUNG)
                 break
             if is_write and f.io != L.IO_NONE and f.io_latch <= t:
                 # the page is latched for its write: the thread sleeps until it completes
@@ -1030,16 +1040,16 @@ class ReferenceSim(MariaDBMixin):
                 was_old = f.old
                 self.buf_LRU_make_block_young(inst, f)
                 if was_old:
-                    self.count(t, L.C_YOUNG)
+                    self.count(t, S.C_YOUNG)
             elif verdict == -1:
-                self.count(t, L.C_NOT_YOUNG)
+                self.count(t, S.C_NOT_YOUNG)
             break
         if is_write:
             if f.oldest_modification == 0:
                 self.buf_flush_insert_into_flush_list(inst, f, self.lsn)
             self.lsn += int(self.k.redo_bytes_per_change)
-            self.count(t, L.C_DML_UPDATES)
-        self.count(t, L.C_DML_READS)  # an UPDATE reads its row first: both servers count it
+            self.count(t, S.C_DML_UPDATES)
+        self.count(t, S.C_DML_READS)  # an UPDATE reads its row first: both servers count it
         return t
 
     def thread_step(self, e: int, t: int) -> int:
@@ -1058,7 +1068,7 @@ class ReferenceSim(MariaDBMixin):
                 if th["slot"] > t:
                     return th["slot"]
                 th["slot"] = None
-            if self.engine != L.ENG_MYSQL80:
+            if self.is_mariadb():
                 wait = self.ma_log_free_check(t)
                 if wait > 0:
                     return wait
@@ -1069,7 +1079,7 @@ class ReferenceSim(MariaDBMixin):
                 self.checkpoint()
                 if self.lsn - self.checkpoint_lsn > free_check:
                     self.signal_cleaner(t, True)
-                    self.count(t, L.C_REDO_WAIT, L.REDO_WAIT_POLL_US / 1000.0)
+                    self.count(t, S.C_REDO_WAIT, L.REDO_WAIT_POLL_US / 1000.0)
                     return t + L.REDO_WAIT_POLL_US
             th.update(rows_left=int(self.k.rows_per_trx), rows_done=0, start=t)
         local = t
@@ -1097,7 +1107,7 @@ class ReferenceSim(MariaDBMixin):
                     th["free_k"], self.free_k = self.free_k, 0
                     th["held"], self.held = self.held, None
                     th["pending"] = (page, is_write)
-                    self.count(t, L.C_READ_REQ, -1)
+                    self.count(t, S.C_READ_REQ, -1)
                     return w
                 th.update(rows_left=0, rows_done=0, free_k=0)
                 return t + L.REDO_WAIT_POLL_US
@@ -1112,7 +1122,7 @@ class ReferenceSim(MariaDBMixin):
             th["rows_done"] += 1
         if th["rows_done"] > 0:
             self.activity += 1
-            if self.engine != L.ENG_MYSQL80:
+            if self.is_mariadb():
                 self.ma_after_commit(local)
             th["commit_lsn"] = self.lsn
             if local > t and th["wrote"] and int(self.k.innodb_flush_log_at_trx_commit) in (1, 3):
@@ -1151,12 +1161,12 @@ class ReferenceSim(MariaDBMixin):
         if th["wrote"] and int(self.k.innodb_flush_log_at_trx_commit) in (1, 3):
             done = self.log_flush(t, th["commit_lsn"])
             if done > t:
-                self.count(t, L.C_COMMIT_WAIT, (done - t) / 1000.0)
+                self.count(t, S.C_COMMIT_WAIT, (done - t) / 1000.0)
         wrote = th["wrote"]
         th.update(wrote=False, commit_pending=False)
-        self.count(done, L.C_TPS)
+        self.count(done, S.C_TPS)
         if wrote:
-            self.count(done, L.C_TRX_RW)
+            self.count(done, S.C_TRX_RW)
         s = done // 1_000_000
         if s < self.seconds:
             self.hist[s, latency_bucket(done - th["start"])] += 1
@@ -1166,22 +1176,22 @@ class ReferenceSim(MariaDBMixin):
     def sample_second(self, s: int) -> None:
         if s >= self.seconds:
             return
-        if self.engine == L.ENG_MYSQL80:
+        if self.is_mysql():
             _, age_async, age_sync, _, _, _ = self.redo_limits()
         else:
             _, age_async, age_sync = self.ma_redo_limits()
         o = self.out[s]
-        o[L.C_TIME] = s + 1
-        o[L.C_TOTAL] = len(self.frames)
-        o[L.C_FREE] = sum(len(i.free) for i in self.instances)
-        o[L.C_DATA] = sum(i.lru_len for i in self.instances)
-        o[L.C_DIRTY] = sum(len(i.flush_list) for i in self.instances)
-        o[L.C_OLD] = sum(i.old_len for i in self.instances)
-        o[L.C_LSN] = self.lsn
-        o[L.C_CKPT] = self.checkpoint_lsn
-        o[L.C_CKPT_AGE] = self.lsn - self.checkpoint_lsn
-        o[L.C_AGE_ASYNC] = age_async
-        o[L.C_AGE_SYNC] = age_sync
+        o[S.C_TIME] = s + 1
+        o[S.C_TOTAL] = len(self.frames)
+        o[S.C_FREE] = sum(len(i.free) for i in self.instances)
+        o[S.C_DATA] = sum(i.lru_len for i in self.instances)
+        o[S.C_DIRTY] = sum(len(i.flush_list) for i in self.instances)
+        o[S.C_OLD] = sum(i.old_len for i in self.instances)
+        o[S.C_LSN] = self.lsn
+        o[S.C_CKPT] = self.checkpoint_lsn
+        o[S.C_CKPT_AGE] = self.lsn - self.checkpoint_lsn
+        o[S.C_AGE_ASYNC] = age_async
+        o[S.C_AGE_SYNC] = age_sync
 
     def advance(self, t: int) -> None:
         """Write completions and second boundaries up to t, in time order."""
@@ -1193,7 +1203,7 @@ class ReferenceSim(MariaDBMixin):
                 self.periodic_commit(boundary)
                 if self.lsn > self.log_flush_lsn:
                     self.log_flush(boundary, self.lsn)
-                if self.engine == L.ENG_MYSQL80:
+                if self.is_mysql():
                     self.checkpoint()
                 self.sample_second(self.second)
                 self.second += 1
@@ -1210,11 +1220,11 @@ class ReferenceSim(MariaDBMixin):
 
     def apply_event(self, kind: int, knob: int, value: float, t: int) -> None:
         cleaner = len(self.times) - 1
-        if kind == L.TL_SET:
-            if knob in (L.K_TRX_RATE, L.K_THREADS):
+        if kind == S.TL_SET:
+            if knob in (S.K_TRX_RATE, S.K_THREADS):
                 self.pace_restart(t, True)
             self.k.set(knob, value)
-            if knob == L.K_PC_DISABLED:
+            if knob == S.K_PC_DISABLED:
                 if value != 0:
                     self.pc_disabled = True
                     self.times[cleaner] = L.INF_TIME
@@ -1222,17 +1232,17 @@ class ReferenceSim(MariaDBMixin):
                     self.pc_disabled = False
                     self.pc_loop_start = t - 1_000_000
                     self.times[cleaner] = t
-            elif knob == L.K_THREADS:
+            elif knob == S.K_THREADS:
                 self.n_active = min(int(value), self.n_threads_max)
                 self.wake_threads(t)
-            elif knob in (L.K_WORKLOAD, L.K_SEQ_START, L.K_SEQ_END):
+            elif knob in (S.K_WORKLOAD, S.K_SEQ_START, S.K_SEQ_END):
                 self.seq_cursor = int(self.k.seq_start_row)
                 self.wl_done = False
                 self.wake_threads(t)
-        elif kind == L.TL_WORKLOAD_STOP:
+        elif kind == S.TL_WORKLOAD_STOP:
             self.wl_running = False
             self.wake_threads(t)
-        elif kind == L.TL_WORKLOAD_START:
+        elif kind == S.TL_WORKLOAD_START:
             self.pace_restart(t, False)
             self.wl_running = True
             self.seq_cursor = int(self.k.seq_start_row)
@@ -1259,7 +1269,7 @@ class ReferenceSim(MariaDBMixin):
             if t >= end:
                 break
             self.advance(t)
-            if e == cleaner and self.engine != L.ENG_MYSQL80:
+            if e == cleaner and self.is_mariadb():
                 nxt = self.buf_flush_page_cleaner_round(t)
                 self.times[e] = max(nxt, t + 1) if nxt < L.INF_TIME else L.INF_TIME
             elif e == cleaner:
@@ -1290,7 +1300,7 @@ def latency_bucket(us: int) -> int:
     if us < 8:
         return max(us, 0)
     msb = us.bit_length() - 1
-    return min(msb * 8 + ((us >> (msb - 3)) & 7), L.HIST_BUCKETS - 1)
+    return min(msb * 8 + ((us >> (msb - 3)) & 7), S.HIST_BUCKETS - 1)
 
 
 def simulate_kernel(

@@ -19,7 +19,13 @@ import math
 import numpy as np
 from numba import njit
 
+from .. import schema as S
+
+# imported by name: hints.columns needs a literal width (numba types a module attribute int64)
+from ..schema import HIST_BUCKETS, N_COLS
+from . import layout as L
 from .cleaner import checkpoint, complete_writes, page_cleaner_round, redo_limits
+from .engine import check_engine, is_mariadb, is_mariadb1011, is_mysql
 from .hints import columns, nonneg, prefetch1, prefetch2
 from .io import (
     fsync,
@@ -31,159 +37,7 @@ from .io import (
     spread,
     submit,
 )
-from .layout import (
-    BUF_LRU_SEARCH_SCAN_THRESHOLD,
-    C_AGE_ASYNC,
-    C_AGE_SYNC,
-    C_CKPT,
-    C_CKPT_AGE,
-    C_COMMIT_WAIT,
-    C_DATA,
-    C_DIRTY,
-    C_DML_READS,
-    C_DML_UPDATES,
-    C_FREE,
-    C_FREE_WAIT_MS,
-    C_FREE_WAITS,
-    C_LRU_MUTEX_WAIT,
-    C_LSN,
-    C_NOT_YOUNG,
-    C_OLD,
-    C_READ_REQ,
-    C_READS,
-    C_REDO_WAIT,
-    C_SEARCH_SCANNED,
-    C_SINGLE,
-    C_SINGLE_FAIL,
-    C_TIME,
-    C_TOTAL,
-    C_TPS,
-    C_TRX_RW,
-    C_WAIT_FREE,
-    C_YOUNG,
-    ENG_MARIADB1011,
-    ENG_MYSQL80,
-    F_ACCESS_MS,
-    F_FCLOCK,
-    F_IO,
-    F_LRU,
-    F_NEXT,
-    F_PAGE,
-    F_PREV,
-    FILE_DATA,
-    FILE_DBLWR,
-    FREE_BLOCK_MAX_ITERATIONS,
-    FREE_WAIT_SLEEP_US,
-    G_ACTIVITY,
-    G_CKPT,
-    G_END,
-    G_FREE_CHECK,
-    G_FREE_K,
-    G_HELD,
-    G_LOG_FLUSH_LSN,
-    G_LSN,
-    G_MA_ASYNC_LSN,
-    G_MA_IDLE,
-    G_MA_LRU_BUSY,
-    G_MA_PHASE,
-    G_MA_SYNC_LSN,
-    G_MA_WAKE_ACTIVITY,
-    G_N_ACTIVE_THREADS,
-    G_N_THREADS_MAX,
-    G_NEXT_PAGE,
-    G_PACE_BASE,
-    G_PACE_EPOCH,
-    G_PACE_K,
-    G_PC_ACTIVE,
-    G_PC_DISABLED,
-    G_PC_EVENT,
-    G_PC_LOOP_START,
-    G_PC_ROUND_END,
-    G_PC_SYNC,
-    G_SECOND,
-    G_SEQ_CURSOR,
-    G_SLEEP,
-    G_TL_NEXT,
-    G_TRX_TOTAL,
-    G_WL_DONE,
-    G_WL_RUNNING,
-    HIST_BUCKETS,
-    I_FIRST_FRAME,
-    I_FL_HEAD,
-    I_FL_LEN,
-    I_FL_TAIL,
-    I_FREE_HEAD,
-    I_FREE_LEN,
-    I_LRU_HEAD,
-    I_LRU_ITR,
-    I_LRU_LEN,
-    I_LRU_MUTEX,
-    I_LRU_OLD,
-    I_LRU_TAIL,
-    I_OLD_LEN,
-    I_SCAN_N,
-    I_SCAN_NEXT,
-    I_SCAN_PRE,
-    I_SIZE,
-    I_TRY_LRU_SCAN,
-    INF_TIME,
-    IO_NONE,
-    IO_SINGLE,
-    K_CPU_US,
-    K_DBLWR,
-    K_DIRTY_LWM,
-    K_ENGINE,
-    K_HOT_PCT,
-    K_HOT_ROWS,
-    K_INSTANCES,
-    K_LRU_DEPTH,
-    K_MAX_DIRTY,
-    K_OLD_PCT,
-    K_OLD_TIME,
-    K_PAGE_SIZE,
-    K_PC_DISABLED,
-    K_POOL_SIZE,
-    K_REDO_PER_CHANGE,
-    K_ROWS_PER_PAGE,
-    K_ROWS_PER_TRX,
-    K_SEQ_END,
-    K_SEQ_START,
-    K_TABLE_ROWS,
-    K_THINK_US,
-    K_THREADS,
-    K_TRX_COMMIT,
-    K_TRX_RATE,
-    K_WORKLOAD,
-    K_WRITE_PCT,
-    L_IO_LATCH,
-    L_OLDEST,
-    LOG_START_LSN,
-    LRU_OLD,
-    LRU_SCAN_NS,
-    MA_MIB,
-    N_COLS,
-    N_FRAME_I32,
-    N_FRAME_I64,
-    N_G,
-    N_GF,
-    N_INST,
-    NIL,
-    NO_PAGE,
-    ON_FREE,
-    PH_TOP,
-    REDO_WAIT_POLL_US,
-    SCAN_CACHE,
-    SCATTER_BITS_MASK,
-    SCATTER_SHIFT,
-    SINGLE_FLUSH_POLL_US,
-    SPREAD_KEY,
-    TL_SET,
-    TL_WORKLOAD_START,
-    TL_WORKLOAD_STOP,
-    WL_HOTSET,
-    WL_UNIFORM,
-    WL_ZIPF,
-)
+from .layout import N_TH
 from .mariadb import (
     cleaner_flushes_lru,
     ma_page_cleaner_round,
@@ -203,19 +57,6 @@ from .pool import (
     peek_if_too_old,
     replaceable,
 )
-
-TH_ROWS_LEFT = 0  # thread state columns: rows left in the current transaction,
-TH_ROWS_DONE = 1  # rows done in it,
-TH_START = 2  # its start time (us),
-TH_PENDING = 3  # page + 1 of a row kept for the next step (0: none),
-TH_PENDING_WRITE = 4  # and whether that row is an update,
-TH_WROTE = 5  # the transaction changed a row (its commit flushes the redo),
-TH_COMMIT = 6  # 1 while its commit waits for the clock before the log flush,
-TH_COMMIT_LSN = 7  # and the LSN that flush must cover,
-TH_SLOT = 8  # trx_rate: 1 + the start slot (us) it sleeps until (0: none)
-TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none; < 0: past a flush)
-TH_HELD = 10  # 1 + the frame its single-page flush holds until it wakes (0: none)
-N_TH = 11
 
 # ---------------------------------------------------------------- random numbers
 
@@ -262,15 +103,15 @@ def prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, per_row):
     is computed without divisions, as unit * (rows / rows_per_page), which rounding may rarely
     put one page off (a wasted hint, never a wrong number); it is clamped to the table.
     """
-    f1 = page_frame[g[G_NEXT_PAGE]]
+    f1 = page_frame[g[L.G_NEXT_PAGE]]
     if f1 >= 0:
-        prefetch2(fr, f1, F_PAGE)
-        prefetch2(fr, f1, F_FCLOCK)
-        prefetch2(frl, f1, L_OLDEST)
+        prefetch2(fr, f1, L.F_PAGE)
+        prefetch2(fr, f1, L.F_FCLOCK)
+        prefetch2(frl, f1, L.L_OLDEST)
     last = page_frame.shape[0] - 1
     p2 = min(int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit), last)
     prefetch1(page_frame, p2)
-    g[G_NEXT_PAGE] = p2
+    g[L.G_NEXT_PAGE] = p2
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -303,7 +144,7 @@ def spread_row(j, rows, bits):
     x = j
     while True:
         for _ in range(3):
-            x = (x * SPREAD_KEY) & mask
+            x = (x * L.SPREAD_KEY) & mask
             x ^= x >> half
         if x < rows:
             return x
@@ -312,11 +153,11 @@ def spread_row(j, rows, bits):
 @njit(cache=True, inline="always", _nrt=False)
 def draw_row(g, knobs, rng, zipf_cdf, scatter):
     """The next row a thread accesses, or -1 when a sequential workload has finished."""
-    wl = int(knobs[K_WORKLOAD])
-    rows = int(knobs[K_TABLE_ROWS])
-    if wl == WL_UNIFORM:
+    wl = int(knobs[S.K_WORKLOAD])
+    rows = int(knobs[S.K_TABLE_ROWS])
+    if wl == S.WL_UNIFORM:
         return rng_below(rng, rows)
-    if wl == WL_ZIPF:
+    if wl == S.WL_ZIPF:
         u = rng_unit(rng)
         lo = 0
         hi = zipf_cdf.shape[0] - 1
@@ -326,29 +167,29 @@ def draw_row(g, knobs, rng, zipf_cdf, scatter):
                 lo = mid + 1
             else:
                 hi = mid
-        return (lo * (scatter >> SCATTER_SHIFT)) % rows
-    if wl == WL_HOTSET:
-        hot_pct = knobs[K_HOT_PCT]
+        return (lo * (scatter >> S.SCATTER_SHIFT)) % rows
+    if wl == S.WL_HOTSET:
+        hot_pct = knobs[S.K_HOT_PCT]
         if rng_unit(rng) * 100.0 < hot_pct:
-            j = rng_below(rng, min(int(knobs[K_HOT_ROWS]), rows))
-            return spread_row(j, rows, scatter & SCATTER_BITS_MASK)
+            j = rng_below(rng, min(int(knobs[S.K_HOT_ROWS]), rows))
+            return spread_row(j, rows, scatter & S.SCATTER_BITS_MASK)
         return rng_below(rng, rows)
     # WL_SEQUENTIAL
-    end = int(knobs[K_SEQ_END])
+    end = int(knobs[S.K_SEQ_END])
     if end == 0 or end > rows:
         end = rows
-    cur = g[G_SEQ_CURSOR]
+    cur = g[L.G_SEQ_CURSOR]
     if cur >= end:
-        g[G_WL_DONE] = 1
+        g[L.G_WL_DONE] = 1
         return -1
-    g[G_SEQ_CURSOR] = cur + 1
+    g[L.G_SEQ_CURSOR] = cur + 1
     return cur
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def draw_is_write(knobs, rng):
     """Whether a row access is an update (write_pct of them are)."""
-    wp = knobs[K_WRITE_PCT]
+    wp = knobs[S.K_WRITE_PCT]
     if wp >= 100.0:
         return True
     if wp <= 0.0:
@@ -367,7 +208,7 @@ def latency_bucket(us):
         v >>= 1
         msb += 1
     b = msb * 8 + ((us >> (msb - 3)) & 7)
-    return min(b, HIST_BUCKETS - 1)
+    return min(b, S.HIST_BUCKETS - 1)
 
 
 # ---------------------------------------------------------------- heap of (time, id)
@@ -456,37 +297,37 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
     Like buf_pool.lru_scan_itr, a search resumes where the last one stopped if that frame is
     in the young part of the LRU (I_LRU_ITR), and leaves it where it stops.
     """
-    ratio = old_ratio(knobs[K_OLD_PCT])
-    itr = inst[i, I_LRU_ITR]
-    if itr >= 0 and fr[itr, F_LRU] != LRU_OLD:
+    ratio = old_ratio(knobs[S.K_OLD_PCT])
+    itr = inst[i, L.I_LRU_ITR]
+    if itr >= 0 and fr[itr, L.F_LRU] != L.LRU_OLD:
         return _scan_from(fr, frl, inst, page_frame, i, scan_all, itr, ratio)
-    scanned = inst[i, I_SCAN_N]
-    f = inst[i, I_SCAN_NEXT] if scanned > 0 else inst[i, I_LRU_TAIL]
+    scanned = inst[i, L.I_SCAN_N]
+    f = inst[i, L.I_SCAN_NEXT] if scanned > 0 else inst[i, L.I_LRU_TAIL]
     after = f  # the frame after the first SCAN_CACHE frames (this one if the record is full)
     found = False
-    while f >= 0 and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
+    while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
         if replaceable(fr, frl, f):
             found = True
             break
-        if scanned < SCAN_CACHE:
-            inst[i, I_SCAN_PRE + scanned] = f
+        if scanned < L.SCAN_CACHE:
+            inst[i, L.I_SCAN_PRE + scanned] = f
         scanned += 1
-        f = fr[f, F_PREV]
-        if scanned == SCAN_CACHE:
+        f = fr[f, L.F_PREV]
+        if scanned == L.SCAN_CACHE:
             after = f
-    if scanned <= SCAN_CACHE:
-        inst[i, I_SCAN_N] = scanned
-        inst[i, I_SCAN_NEXT] = f
+    if scanned <= L.SCAN_CACHE:
+        inst[i, L.I_SCAN_N] = scanned
+        inst[i, L.I_SCAN_NEXT] = f
     else:
-        inst[i, I_SCAN_N] = SCAN_CACHE
-        inst[i, I_SCAN_NEXT] = after
+        inst[i, L.I_SCAN_N] = L.SCAN_CACHE
+        inst[i, L.I_SCAN_NEXT] = after
     if found:
-        inst[i, I_LRU_ITR] = fr[f, F_PREV]
+        inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
         evict(fr, inst, page_frame, i, f, ratio)
         # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
-        prefetch2(frl, inst[i, I_SCAN_NEXT], L_OLDEST)
+        prefetch2(frl, inst[i, L.I_SCAN_NEXT], L.L_OLDEST)
     else:
-        inst[i, I_LRU_ITR] = f
+        inst[i, L.I_LRU_ITR] = f
     return found, scanned
 
 
@@ -494,15 +335,15 @@ def scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all):
 def _scan_from(fr, frl, inst, page_frame, i, scan_all, f, ratio):
     """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache)."""
     scanned = 0
-    while f >= 0 and (scan_all or scanned < BUF_LRU_SEARCH_SCAN_THRESHOLD):
-        prev = fr[f, F_PREV]
+    while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+        prev = fr[f, L.F_PREV]
         if replaceable(fr, frl, f):
-            inst[i, I_LRU_ITR] = prev
+            inst[i, L.I_LRU_ITR] = prev
             evict(fr, inst, page_frame, i, f, ratio)
             return True, scanned
         scanned += 1
         f = prev
-    inst[i, I_LRU_ITR] = f
+    inst[i, L.I_LRU_ITR] = f
     return False, scanned
 
 
@@ -516,11 +357,11 @@ def lru_search(fr, frl, inst, page_frame, knobs, out, i, scan_all, t):
     """
     found, scanned = scan_and_free(fr, frl, inst, page_frame, knobs, i, scan_all)
     examined = scanned + 1 if found else scanned
-    t += (examined * LRU_SCAN_NS + 999) // 1000
-    inst[i, I_LRU_MUTEX] = t
+    t += (examined * L.LRU_SCAN_NS + 999) // 1000
+    inst[i, L.I_LRU_MUTEX] = t
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_SEARCH_SCANNED] += scanned
+        out[s, S.C_SEARCH_SCANNED] += scanned
     return found, t
 
 
@@ -534,37 +375,37 @@ def single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t):
     next I/O is submitted in time order. Returns (freed or written, time the I/O is done, the
     written frame or NIL).
     """
-    ratio = old_ratio(knobs[K_OLD_PCT])
-    page = int(knobs[K_PAGE_SIZE])
-    f = inst[i, I_LRU_TAIL]
+    ratio = old_ratio(knobs[S.K_OLD_PCT])
+    page = int(knobs[S.K_PAGE_SIZE])
+    f = inst[i, L.I_LRU_TAIL]
     while f >= 0:
-        prev = fr[f, F_PREV]
+        prev = fr[f, L.F_PREV]
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
-            return True, t, NIL
-        if fr[f, F_IO] == IO_NONE:
-            fr[f, F_IO] = IO_SINGLE
-            frl[f, L_IO_LATCH] = t
-            if int(knobs[K_DBLWR]) != 0:
+            return True, t, L.NIL
+        if fr[f, L.F_IO] == L.IO_NONE:
+            fr[f, L.F_IO] = L.IO_SINGLE
+            frl[f, L.L_IO_LATCH] = t
+            if int(knobs[S.K_DBLWR]) != 0:
                 d = submit(g, knobs, out, t, page, True)
-                t = fsync(g, knobs, out, d, FILE_DBLWR)
+                t = fsync(g, knobs, out, d, L.FILE_DBLWR)
             d = submit(g, knobs, out, t, page, True)
-            t = fsync(g, knobs, out, d, FILE_DATA)
+            t = fsync(g, knobs, out, d, L.FILE_DATA)
             s = t // 1_000_000
             if s < out.shape[0]:
-                out[s, C_SINGLE] += 1
+                out[s, S.C_SINGLE] += 1
             return True, t, f
         f = prev
-    return False, t, NIL
+    return False, t, L.NIL
 
 
 @njit(cache=True, _nrt=False)
 def single_flush_done(fr, frl, inst, page_frame, knobs, f):
     """The single-page flush of frame f is done: the page is clean, its frame free."""
-    i = f // inst[0, I_SIZE]
-    fr[f, F_IO] = IO_NONE
+    i = f // inst[0, L.I_SIZE]
+    fr[f, L.F_IO] = L.IO_NONE
     flush_list_remove(fr, frl, inst, i, f)
-    evict(fr, inst, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
+    evict(fr, inst, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
 
 
 @njit(cache=True, _nrt=False)
@@ -574,11 +415,11 @@ def signal_cleaner(g, times, heap, pos, t, force):
     `force` is for a thread stuck in log_free_check: the woken coordinator checks the sync
     flush point first, whether or not the server counts as active.
     """
-    g[G_PC_EVENT] = 1
-    if g[G_PC_DISABLED] == 1 or (g[G_PC_ACTIVE] == 0 and g[G_PC_SYNC] == 0 and not force):
+    g[L.G_PC_EVENT] = 1
+    if g[L.G_PC_DISABLED] == 1 or (g[L.G_PC_ACTIVE] == 0 and g[L.G_PC_SYNC] == 0 and not force):
         return  # an inactive coordinator wakes, finds nothing to do and sleeps again
     cleaner = times.shape[0] - 1
-    wake = max(t, g[G_PC_ROUND_END])
+    wake = max(t, g[L.G_PC_ROUND_END])
     if wake < times[cleaner]:
         times[cleaner] = wake
         heap_fix(heap, pos, times, cleaner)
@@ -613,7 +454,7 @@ def get_free_block(
     examined (lru_search); nobody waits for its LRU_list_mutex. MariaDB engines go to
     get_free_block_mariadb (one test per miss).
     """
-    if knobs[K_ENGINE] != ENG_MYSQL80:
+    if is_mariadb(knobs):
         return get_free_block_mariadb(
             g,
             fr,
@@ -637,18 +478,18 @@ def get_free_block(
         k = -resume - 1
     t0 = t
     woke = resume > 0
-    while k < FREE_BLOCK_MAX_ITERATIONS:
+    while k < L.FREE_BLOCK_MAX_ITERATIONS:
         if not woke:
             f = free_pop(fr, frl, inst, i)
             if f >= 0:
-                add_wait(out, C_FREE_WAIT_MS, t0, t)
+                add_wait(out, S.C_FREE_WAIT_MS, t0, t)
                 return f, t
             freed = False
-            if inst[i, I_TRY_LRU_SCAN] == 1 or k > 0:
+            if inst[i, L.I_TRY_LRU_SCAN] == 1 or k > 0:
                 # its time is charged; other threads do not wait for the LRU_list_mutex
                 freed, t = lru_search(fr, frl, inst, page_frame, knobs, out, i, k > 0, t)
                 if not freed and k == 0:
-                    inst[i, I_TRY_LRU_SCAN] = 0
+                    inst[i, L.I_TRY_LRU_SCAN] = 0
             if freed:
                 continue
             signal_cleaner(g, times, heap, pos, t, False)
@@ -657,28 +498,28 @@ def get_free_block(
                 # completing meanwhile complete at their own time, not ahead of the clock
                 s = t // 1_000_000
                 if s < out.shape[0]:
-                    out[s, C_FREE_WAITS] += 1
-                add_wait(out, C_FREE_WAIT_MS, t0, t + FREE_WAIT_SLEEP_US)
-                g[G_SLEEP] = t + FREE_WAIT_SLEEP_US
-                g[G_FREE_K] = k + 1
-                return NIL, t
+                    out[s, S.C_FREE_WAITS] += 1
+                add_wait(out, S.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
+                g[L.G_SLEEP] = t + L.FREE_WAIT_SLEEP_US
+                g[L.G_FREE_K] = k + 1
+                return L.NIL, t
         woke = False
         before = t
         ok, t, held = single_page_flush(g, fr, frl, inst, page_frame, knobs, out, i, t)
         s = t // 1_000_000
         if s < out.shape[0]:
             if not ok:
-                out[s, C_SINGLE_FAIL] += 1
-            out[s, C_WAIT_FREE] += 1
+                out[s, S.C_SINGLE_FAIL] += 1
+            out[s, S.C_WAIT_FREE] += 1
         k += 1
         if held >= 0:
             # synchronous I/O: sleep in run_step until it is done, then free the frame and go on
-            add_wait(out, C_FREE_WAIT_MS, t0, t)
-            g[G_SLEEP] = t
-            g[G_FREE_K] = -(1 + k)
-            g[G_HELD] = held + 1
-            return NIL, before
-    return NIL, t
+            add_wait(out, S.C_FREE_WAIT_MS, t0, t)
+            g[L.G_SLEEP] = t
+            g[L.G_FREE_K] = -(1 + k)
+            g[L.G_HELD] = held + 1
+            return L.NIL, before
+    return L.NIL, t
 
 
 # ---------------------------------------------------------------- MariaDB user threads
@@ -690,11 +531,11 @@ def ma_wake_cleaner(g, times, heap, pos, t):
 
     A cleaner waiting for its own writes (os_aio_wait_until_no_pending_writes) is not woken.
     """
-    g[G_MA_IDLE] = 0
-    if g[G_MA_PHASE] != PH_TOP:
+    g[L.G_MA_IDLE] = 0
+    if g[L.G_MA_PHASE] != L.PH_TOP:
         return
     cleaner = times.shape[0] - 1
-    wake = max(t, g[G_PC_ROUND_END])
+    wake = max(t, g[L.G_PC_ROUND_END])
     if wake < times[cleaner]:
         times[cleaner] = wake
         heap_fix(heap, pos, times, cleaner)
@@ -736,32 +577,32 @@ def get_free_block_mariadb(
     last write completes, not at each page it frees.
     """
     t0 = t
-    new = knobs[K_ENGINE] == ENG_MARIADB1011
+    new = is_mariadb1011(knobs)
     it = (resume - 1) // 2 if resume > 0 else 0
     searched = resume > 0 and (resume - 1) % 2 == 1
     cleaner = times.shape[0] - 1
-    held = inst[0, I_LRU_MUTEX]
+    held = inst[0, L.I_LRU_MUTEX]
     if held > t:
         # its holder goes on at `held`: wake just after it
-        add_wait(out, C_LRU_MUTEX_WAIT, t, held + 1)
+        add_wait(out, S.C_LRU_MUTEX_WAIT, t, held + 1)
         return _ma_sleep(g, out, t0, held + 1, 1 + 2 * it + (1 if searched else 0)), t
     f = free_pop(fr, frl, inst, 0)
     if f >= 0:
         if (
-            g[G_MA_IDLE] == 1
+            g[L.G_MA_IDLE] == 1
             and cleaner_flushes_lru(knobs)
             and times[cleaner] > t
-            and inst[0, I_LRU_LEN] > 256
-            and inst[0, I_FREE_LEN] < int(knobs[K_LRU_DEPTH]) // 2
+            and inst[0, L.I_LRU_LEN] > 256
+            and inst[0, L.I_FREE_LEN] < int(knobs[S.K_LRU_DEPTH]) // 2
         ):
             ma_wake_cleaner(g, times, heap, pos, t)  # page_cleaner_wakeup(true)
         return f, t
     if not searched:
         whole = it > 0 and not new
-        if inst[0, I_TRY_LRU_SCAN] == 1 or whole:
+        if inst[0, L.I_TRY_LRU_SCAN] == 1 or whole:
             found, done = lru_search(fr, frl, inst, page_frame, knobs, out, 0, whole, t)
             if not found:
-                inst[0, I_TRY_LRU_SCAN] = 0
+                inst[0, L.I_TRY_LRU_SCAN] = 0
             if done > t:
                 # found: the page waits on the free list (goto retry); else on past the search
                 return _ma_sleep(g, out, t0, done, 1 + 2 * it + (0 if found else 1)), t
@@ -770,26 +611,26 @@ def get_free_block_mariadb(
     if new:
         s = t // 1_000_000
         if s < out.shape[0]:
-            out[s, C_WAIT_FREE] += 1
+            out[s, S.C_WAIT_FREE] += 1
         ma_wake_cleaner(g, times, heap, pos, t)
         # wait for buf_pool.done_free (at most 1 s): retry just after the cleaner's pass
         return _ma_sleep(g, out, t0, min(times[cleaner] + 1, t + 1_000_000), 0), t
-    busy = g[G_MA_LRU_BUSY]
+    busy = g[L.G_MA_LRU_BUSY]
     if busy > t:
         # wait for the running LRU batch (done_free), then take a page or flush (no search)
         return _ma_sleep(g, out, t0, busy + 1, 2 + 2 * it), t
     s = t // 1_000_000
     if it > 1 and s < out.shape[0]:
-        out[s, C_FREE_WAITS] += 1
+        out[s, S.C_FREE_WAITS] += 1
     flushed, done = user_lru_batch(
         g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t
     )
     if s < out.shape[0]:
         if flushed == 0:
-            out[s, C_SINGLE_FAIL] += 1
-        out[s, C_WAIT_FREE] += 1
-    if it + 1 >= FREE_BLOCK_MAX_ITERATIONS:
-        return NIL, done
+            out[s, S.C_SINGLE_FAIL] += 1
+        out[s, S.C_WAIT_FREE] += 1
+    if it + 1 >= L.FREE_BLOCK_MAX_ITERATIONS:
+        return L.NIL, done
     # buf_pool.stat.LRU_waits++, then the next iteration once its batch is written
     return _ma_sleep(g, out, t0, max(done, t + 1), 1 + 2 * (it + 1)), t
 
@@ -800,10 +641,10 @@ def _ma_sleep(g, out, t0, wake, resume):
 
     It goes on at `resume` (get_free_block_mariadb's encoding, 0: from the start). Returns NIL.
     """
-    g[G_SLEEP] = wake
-    g[G_FREE_K] = resume
-    add_wait(out, C_FREE_WAIT_MS, t0, wake)
-    return NIL
+    g[L.G_SLEEP] = wake
+    g[L.G_FREE_K] = resume
+    add_wait(out, S.C_FREE_WAIT_MS, t0, wake)
+    return L.NIL
 
 
 @njit(cache=True, _nrt=False)
@@ -816,21 +657,21 @@ def ma_after_commit(g, fr, frl, inst, knobs, times, heap, pos, t):
     a page is first dirtied is checked here too.
     """
     _, age_async, max_age = ma_redo_limits(knobs)
-    lsn = g[G_LSN]
-    age = lsn - g[G_CKPT]
+    lsn = g[L.G_LSN]
+    age = lsn - g[L.G_CKPT]
     if age > max_age:
-        if g[G_MA_SYNC_LSN] < lsn:
-            g[G_MA_SYNC_LSN] = lsn
+        if g[L.G_MA_SYNC_LSN] < lsn:
+            g[L.G_MA_SYNC_LSN] = lsn
             ma_wake_cleaner(g, times, heap, pos, t)
     elif age > age_async:
-        if g[G_MA_ASYNC_LSN] < lsn:
-            g[G_MA_ASYNC_LSN] = lsn
+        if g[L.G_MA_ASYNC_LSN] < lsn:
+            g[L.G_MA_ASYNC_LSN] = lsn
             ma_wake_cleaner(g, times, heap, pos, t)
-    if g[G_MA_IDLE] == 1 and inst[0, I_FL_LEN] > 0:
-        pct = inst[0, I_FL_LEN] * 100.0 / float(inst[0, I_LRU_LEN] + inst[0, I_FREE_LEN])
-        lwm = knobs[K_DIRTY_LWM]
-        if (lwm != 0.0 and (lwm <= pct or g[G_MA_WAKE_ACTIVITY] == g[G_ACTIVITY])) or knobs[
-            K_MAX_DIRTY
+    if g[L.G_MA_IDLE] == 1 and inst[0, L.I_FL_LEN] > 0:
+        pct = inst[0, L.I_FL_LEN] * 100.0 / float(inst[0, L.I_LRU_LEN] + inst[0, L.I_FREE_LEN])
+        lwm = knobs[S.K_DIRTY_LWM]
+        if (lwm != 0.0 and (lwm <= pct or g[L.G_MA_WAKE_ACTIVITY] == g[L.G_ACTIVITY])) or knobs[
+            S.K_MAX_DIRTY
         ] <= pct:
             ma_wake_cleaner(g, times, heap, pos, t)
 
@@ -844,21 +685,21 @@ def ma_log_free_check(g, frl, inst, knobs, times, heap, pos, out, t):
     sleep; simplified to a 10 ms poll after asking for furious flushing).
     """
     _, _, max_age = ma_redo_limits(knobs)
-    if g[G_LSN] - g[G_CKPT] <= max_age:
+    if g[L.G_LSN] - g[L.G_CKPT] <= max_age:
         return 0
-    target = min(g[G_CKPT] + max_age, g[G_CKPT] + MA_MIB)
+    target = min(g[L.G_CKPT] + max_age, g[L.G_CKPT] + L.MA_MIB)
     oldest = oldest_modification(frl, inst)
     if oldest == 0 or oldest >= target:
         checkpoint(g, frl, inst)
-        if g[G_LSN] - g[G_CKPT] <= max_age:
+        if g[L.G_LSN] - g[L.G_CKPT] <= max_age:
             return 0
-    if g[G_MA_SYNC_LSN] < target:
-        g[G_MA_SYNC_LSN] = target
+    if g[L.G_MA_SYNC_LSN] < target:
+        g[L.G_MA_SYNC_LSN] = target
     ma_wake_cleaner(g, times, heap, pos, t)
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_REDO_WAIT] += FREE_WAIT_SLEEP_US / 1000.0
-    return t + FREE_WAIT_SLEEP_US
+        out[s, S.C_REDO_WAIT] += L.FREE_WAIT_SLEEP_US / 1000.0
+    return t + L.FREE_WAIT_SLEEP_US
 
 
 # ---------------------------------------------------------------- a row access
@@ -892,15 +733,15 @@ def access_page(
     t = nonneg(t)
     page = nonneg(page)
     n_inst = nonneg(inst.shape[0])
-    old_time = int(knobs[K_OLD_TIME])
-    ratio = old_ratio(knobs[K_OLD_PCT])
+    old_time = int(knobs[S.K_OLD_TIME])
+    ratio = old_ratio(knobs[S.K_OLD_PCT])
     # 64-page extents map to one instance, as buf_pool_get does; a mask for a power of two
     # (the defaults, 1 and 8): a division on every row access cost 2 %
     extent = page >> 6
     i = extent & (n_inst - 1) if n_inst & (n_inst - 1) == 0 else extent % n_inst
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_READ_REQ] += 1
+        out[s, S.C_READ_REQ] += 1
     while True:
         f = page_frame[page]
         if f < 0:
@@ -923,57 +764,57 @@ def access_page(
             )
             if f < 0:
                 return -1
-            t = read_data_page(g, knobs, out, ring_done, t, int(knobs[K_PAGE_SIZE]))
-            fr[f, F_PAGE] = page
+            t = read_data_page(g, knobs, out, ring_done, t, int(knobs[S.K_PAGE_SIZE]))
+            fr[f, L.F_PAGE] = page
             page_frame[page] = f
             lru_add(fr, inst, i, f, True, ratio)  # midpoint insertion
-            fr[f, F_ACCESS_MS] = max(1, t // 1000)
+            fr[f, L.F_ACCESS_MS] = max(1, t // 1000)
             s = t // 1_000_000
             if s < out.shape[0]:
-                out[s, C_READS] += 1
+                out[s, S.C_READS] += 1
             # buf_page_make_young_if_needed right after the read: too soon to promote
             if peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio) == -1:
                 if s < out.shape[0]:
-                    out[s, C_NOT_YOUNG] += 1
+                    out[s, S.C_NOT_YOUNG] += 1
             break
-        if is_write and fr[f, F_IO] != IO_NONE and frl[f, L_IO_LATCH] <= t:
+        if is_write and fr[f, L.F_IO] != L.IO_NONE and frl[f, L.L_IO_LATCH] <= t:
             # The flushing thread holds the page SX-latched from the moment it put it in a
             # doublewrite chunk until its write completes: an update waits for that write. A
             # page of the batch not yet reached is not latched (and its write includes the
             # update). The thread sleeps (run_step): completing writes here, ahead of the
             # clock, would hand their frames to other threads early.
-            if fr[f, F_IO] == IO_SINGLE:
+            if fr[f, L.F_IO] == L.IO_SINGLE:
                 # another thread's single-page flush: its end is when that thread wakes
-                g[G_SLEEP] = t + SINGLE_FLUSH_POLL_US
+                g[L.G_SLEEP] = t + L.SINGLE_FLUSH_POLL_US
                 return -1
             d = ring_done_of(g, ring_frame, ring_done, f)
             if d > t:
-                g[G_SLEEP] = d
+                g[L.G_SLEEP] = d
                 return -1
             if d >= 0:
                 complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t)
                 continue
-        if fr[f, F_ACCESS_MS] == 0:
-            fr[f, F_ACCESS_MS] = max(1, t // 1000)
+        if fr[f, L.F_ACCESS_MS] == 0:
+            fr[f, L.F_ACCESS_MS] = max(1, t // 1000)
         r = peek_if_too_old(fr, inst, i, f, t // 1000, old_time, ratio)
         s = t // 1_000_000
         if r == 1:
-            was_old = fr[f, F_LRU] == LRU_OLD
+            was_old = fr[f, L.F_LRU] == L.LRU_OLD
             make_young(fr, inst, i, f, ratio)
             if was_old and s < out.shape[0]:
-                out[s, C_YOUNG] += 1
+                out[s, S.C_YOUNG] += 1
         elif r == -1 and s < out.shape[0]:
-            out[s, C_NOT_YOUNG] += 1
+            out[s, S.C_NOT_YOUNG] += 1
         break
     s = t // 1_000_000
     if is_write:
-        if frl[f, L_OLDEST] == 0:
-            flush_list_add(fr, frl, inst, i, f, g[G_LSN])
-        g[G_LSN] += int(knobs[K_REDO_PER_CHANGE])
+        if frl[f, L.L_OLDEST] == 0:
+            flush_list_add(fr, frl, inst, i, f, g[L.G_LSN])
+        g[L.G_LSN] += int(knobs[S.K_REDO_PER_CHANGE])
         if s < out.shape[0]:
-            out[s, C_DML_UPDATES] += 1
+            out[s, S.C_DML_UPDATES] += 1
     if s < out.shape[0]:
-        out[s, C_DML_READS] += 1  # an UPDATE reads its row first: both servers count it
+        out[s, S.C_DML_READS] += 1  # an UPDATE reads its row first: both servers count it
     return t
 
 
@@ -1007,58 +848,58 @@ def run_step(
     ahead of t is kept pending and the thread yields, so that every I/O is submitted in global
     time order. A transaction begins with log_free_check. Returns the time of the next step.
     """
-    if th[e, TH_HELD] != 0:
+    if th[e, L.TH_HELD] != 0:
         # back from its single-page flush's I/O: the page is clean and its frame free, whether
         # or not the row still needs a block
-        single_flush_done(fr, frl, inst, page_frame, knobs, th[e, TH_HELD] - 1)
-        th[e, TH_HELD] = 0
-    if th[e, TH_COMMIT] == 1:
+        single_flush_done(fr, frl, inst, page_frame, knobs, th[e, L.TH_HELD] - 1)
+        th[e, L.TH_HELD] = 0
+    if th[e, L.TH_COMMIT] == 1:
         return finish_commit(g, knobs, out, hist, th, e, t)
-    if th[e, TH_ROWS_LEFT] == 0:
-        if knobs[K_TRX_RATE] > 0.0:
-            slot = th[e, TH_SLOT] - 1
-            if slot < g[G_PACE_EPOCH]:  # none yet, or claimed before the schedule restarted
-                slot = pace_claim(g, knobs[K_TRX_RATE], t)
-                th[e, TH_SLOT] = slot + 1
+    if th[e, L.TH_ROWS_LEFT] == 0:
+        if knobs[S.K_TRX_RATE] > 0.0:
+            slot = th[e, L.TH_SLOT] - 1
+            if slot < g[L.G_PACE_EPOCH]:  # none yet, or claimed before the schedule restarted
+                slot = pace_claim(g, knobs[S.K_TRX_RATE], t)
+                th[e, L.TH_SLOT] = slot + 1
             if slot > t:
                 return slot
-            th[e, TH_SLOT] = 0
-        if knobs[K_ENGINE] != ENG_MYSQL80:
+            th[e, L.TH_SLOT] = 0
+        if is_mariadb(knobs):
             wait = ma_log_free_check(g, frl, inst, knobs, times, heap, pos, out, t)
             if wait > 0:
                 return wait
         else:
-            free_check = g[G_FREE_CHECK]
-            if g[G_LSN] - g[G_CKPT] > free_check:
+            free_check = g[L.G_FREE_CHECK]
+            if g[L.G_LSN] - g[L.G_CKPT] > free_check:
                 # log_free_check: wait for the checkpoint to move (re-checked every poll).
                 checkpoint(g, frl, inst)
-                if g[G_LSN] - g[G_CKPT] > free_check:
+                if g[L.G_LSN] - g[L.G_CKPT] > free_check:
                     # Waiting for redo space wakes the coordinator, which sees the sync point.
                     signal_cleaner(g, times, heap, pos, t, True)
                     s = t // 1_000_000
                     if s < out.shape[0]:
-                        out[s, C_REDO_WAIT] += REDO_WAIT_POLL_US / 1000.0
-                    return t + REDO_WAIT_POLL_US
-        th[e, TH_ROWS_LEFT] = int(knobs[K_ROWS_PER_TRX])
-        th[e, TH_ROWS_DONE] = 0
-        th[e, TH_START] = t
-    rpp = nonneg(int(knobs[K_ROWS_PER_PAGE]))
-    cpu = knobs[K_CPU_US]
+                        out[s, S.C_REDO_WAIT] += L.REDO_WAIT_POLL_US / 1000.0
+                    return t + L.REDO_WAIT_POLL_US
+        th[e, L.TH_ROWS_LEFT] = int(knobs[S.K_ROWS_PER_TRX])
+        th[e, L.TH_ROWS_DONE] = 0
+        th[e, L.TH_START] = t
+    rpp = nonneg(int(knobs[S.K_ROWS_PER_PAGE]))
+    cpu = knobs[S.K_CPU_US]
     local = t
     # prefetch hints only: a uniform row is one draw, and draw_is_write draws one more unless
     # write_pct is 0 or 100 (knobs change between steps, never within one)
-    uniform = int(knobs[K_WORKLOAD]) == WL_UNIFORM
-    pages_per_unit = int(knobs[K_TABLE_ROWS]) / rpp
-    draws_per_row = 2 if 0.0 < knobs[K_WRITE_PCT] < 100.0 else 1
-    while th[e, TH_ROWS_LEFT] > 0:
-        if th[e, TH_PENDING] > 0:
-            page = th[e, TH_PENDING] - 1
-            is_write = th[e, TH_PENDING_WRITE] == 1
-            th[e, TH_PENDING] = 0
+    uniform = int(knobs[S.K_WORKLOAD]) == S.WL_UNIFORM
+    pages_per_unit = int(knobs[S.K_TABLE_ROWS]) / rpp
+    draws_per_row = 2 if 0.0 < knobs[S.K_WRITE_PCT] < 100.0 else 1
+    while th[e, L.TH_ROWS_LEFT] > 0:
+        if th[e, L.TH_PENDING] > 0:
+            page = th[e, L.TH_PENDING] - 1
+            is_write = th[e, L.TH_PENDING_WRITE] == 1
+            th[e, L.TH_PENDING] = 0
         else:
             row = draw_row(g, knobs, rng, zipf_cdf, scatter)
             if row < 0:
-                th[e, TH_ROWS_LEFT] = 0  # the sequential range is finished: commit early
+                th[e, L.TH_ROWS_LEFT] = 0  # the sequential range is finished: commit early
                 break
             is_write = draw_is_write(knobs, rng)
             page = row // rpp
@@ -1066,9 +907,9 @@ def run_step(
                 prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, draws_per_row)
         if local > t:
             f = page_frame[page]
-            if f < 0 or (is_write and fr[f, F_IO] != IO_NONE):
-                th[e, TH_PENDING] = page + 1
-                th[e, TH_PENDING_WRITE] = 1 if is_write else 0
+            if f < 0 or (is_write and fr[f, L.F_IO] != L.IO_NONE):
+                th[e, L.TH_PENDING] = page + 1
+                th[e, L.TH_PENDING_WRITE] = 1 if is_write else 0
                 return local
         local = access_page(
             g,
@@ -1086,60 +927,60 @@ def run_step(
             page,
             is_write,
             local,
-            th[e, TH_FREE_K],
+            th[e, L.TH_FREE_K],
         )
         if local < 0:
-            if g[G_SLEEP] > 0:
+            if g[L.G_SLEEP] > 0:
                 # sleep until a page's write completes, or for a free block (MySQL's 10 ms, after
                 # which get_free_block resumes at iteration G_FREE_K; MariaDB's cleaner or LRU
                 # batch), then retry the row. Such an access starts at t (a row that touches
                 # the device while the local clock is ahead yields first, above): its
                 # buffer_pool_read_requests counts when it is retried.
-                w = g[G_SLEEP]
-                g[G_SLEEP] = 0
-                th[e, TH_FREE_K] = g[G_FREE_K]
-                th[e, TH_HELD] = g[G_HELD]
-                g[G_FREE_K] = 0
-                g[G_HELD] = 0
-                th[e, TH_PENDING] = page + 1
-                th[e, TH_PENDING_WRITE] = 1 if is_write else 0
+                w = g[L.G_SLEEP]
+                g[L.G_SLEEP] = 0
+                th[e, L.TH_FREE_K] = g[L.G_FREE_K]
+                th[e, L.TH_HELD] = g[L.G_HELD]
+                g[L.G_FREE_K] = 0
+                g[L.G_HELD] = 0
+                th[e, L.TH_PENDING] = page + 1
+                th[e, L.TH_PENDING_WRITE] = 1 if is_write else 0
                 s = t // 1_000_000
                 if s < out.shape[0]:
-                    out[s, C_READ_REQ] -= 1
+                    out[s, S.C_READ_REQ] -= 1
                 return w
             # no free block after many tries: give the transaction up and retry later
-            th[e, TH_FREE_K] = 0
-            th[e, TH_ROWS_LEFT] = 0
-            th[e, TH_ROWS_DONE] = 0
-            return t + REDO_WAIT_POLL_US
-        th[e, TH_FREE_K] = 0
+            th[e, L.TH_FREE_K] = 0
+            th[e, L.TH_ROWS_LEFT] = 0
+            th[e, L.TH_ROWS_DONE] = 0
+            return t + L.REDO_WAIT_POLL_US
+        th[e, L.TH_FREE_K] = 0
         if is_write:
-            th[e, TH_WROTE] = 1
+            th[e, L.TH_WROTE] = 1
         th_cpu[e] += cpu
         step = int(th_cpu[e])
         th_cpu[e] -= step
         local += step
-        th[e, TH_ROWS_LEFT] -= 1
-        th[e, TH_ROWS_DONE] += 1
-    if th[e, TH_ROWS_DONE] > 0:
+        th[e, L.TH_ROWS_LEFT] -= 1
+        th[e, L.TH_ROWS_DONE] += 1
+    if th[e, L.TH_ROWS_DONE] > 0:
         # commit: srv activity count, mtr-commit checks, then the redo flush
-        g[G_ACTIVITY] += 1
-        g[G_TRX_TOTAL] += 1
-        if knobs[K_ENGINE] != ENG_MYSQL80:
+        g[L.G_ACTIVITY] += 1
+        g[L.G_TRX_TOTAL] += 1
+        if is_mariadb(knobs):
             ma_after_commit(g, fr, frl, inst, knobs, times, heap, pos, local)
-        th[e, TH_COMMIT_LSN] = g[G_LSN]
-        if local > t and th[e, TH_WROTE] == 1 and commit_waits(knobs):
-            th[e, TH_COMMIT] = 1  # the log write is device I/O: submit it in time order
+        th[e, L.TH_COMMIT_LSN] = g[L.G_LSN]
+        if local > t and th[e, L.TH_WROTE] == 1 and commit_waits(knobs):
+            th[e, L.TH_COMMIT] = 1  # the log write is device I/O: submit it in time order
             return local
         return finish_commit(g, knobs, out, hist, th, e, local)
-    return local + int(knobs[K_THINK_US])
+    return local + int(knobs[S.K_THINK_US])
 
 
 @njit(cache=True, _nrt=False)
 def pace_next(g, rate):
     """trx_rate: the time (ns) of the next start on the shared schedule (exact, no drift)."""
     # rounded up, so that start k = rate falls exactly on the next second despite float error
-    return g[G_PACE_BASE] + int(math.ceil(g[G_PACE_K] * (1e9 / rate) - 1e-3))
+    return g[L.G_PACE_BASE] + int(math.ceil(g[L.G_PACE_K] * (1e9 / rate) - 1e-3))
 
 
 @njit(cache=True, _nrt=False)
@@ -1151,17 +992,17 @@ def pace_claim(g, rate, t):
     nxt = pace_next(g, rate)
     late = (t - 1_000_000) * 1000
     if nxt < late:
-        g[G_PACE_BASE] = late
-        g[G_PACE_K] = 0
+        g[L.G_PACE_BASE] = late
+        g[L.G_PACE_K] = 0
         nxt = late
-    g[G_PACE_K] += 1
+    g[L.G_PACE_K] += 1
     return nxt // 1000
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def commit_waits(knobs):
     """innodb_flush_log_at_trx_commit 1 (or MariaDB's 3): a commit waits for its redo flush."""
-    v = int(knobs[K_TRX_COMMIT])
+    v = int(knobs[S.K_TRX_COMMIT])
     return v == 1 or v == 3
 
 
@@ -1174,20 +1015,20 @@ def finish_commit(g, knobs, out, hist, th, e, t):
     e = nonneg(e)
     t = nonneg(t)
     done = t
-    wrote = th[e, TH_WROTE]
+    wrote = th[e, L.TH_WROTE]
     if wrote == 1 and commit_waits(knobs):
-        done = log_flush(g, knobs, out, t, th[e, TH_COMMIT_LSN])
+        done = log_flush(g, knobs, out, t, th[e, L.TH_COMMIT_LSN])
         s = t // 1_000_000
         if done > t and s < out.shape[0]:
-            out[s, C_COMMIT_WAIT] += (done - t) / 1000.0
-    th[e, TH_WROTE] = 0
-    th[e, TH_COMMIT] = 0
+            out[s, S.C_COMMIT_WAIT] += (done - t) / 1000.0
+    th[e, L.TH_WROTE] = 0
+    th[e, L.TH_COMMIT] = 0
     s = nonneg(done) // 1_000_000
     if s < out.shape[0]:
-        out[s, C_TPS] += 1
-        out[s, C_TRX_RW] += wrote
-        hist[s, latency_bucket(done - th[e, TH_START])] += 1
-    return done + int(knobs[K_THINK_US])
+        out[s, S.C_TPS] += 1
+        out[s, S.C_TRX_RW] += wrote
+        hist[s, latency_bucket(done - th[e, L.TH_START])] += 1
+    return done + int(knobs[S.K_THINK_US])
 
 
 # ---------------------------------------------------------------- sampling and the timeline
@@ -1203,32 +1044,32 @@ def sample_second(g, inst, knobs, out, s):
     dirty = 0
     old = 0
     for i in range(inst.shape[0]):
-        free += inst[i, I_FREE_LEN]
-        data += inst[i, I_LRU_LEN]
-        dirty += inst[i, I_FL_LEN]
-        old += inst[i, I_OLD_LEN]
-    if knobs[K_ENGINE] == ENG_MYSQL80:
+        free += inst[i, L.I_FREE_LEN]
+        data += inst[i, L.I_LRU_LEN]
+        dirty += inst[i, L.I_FL_LEN]
+        old += inst[i, L.I_OLD_LEN]
+    if is_mysql(knobs):
         _, age_async, age_sync, _, _, _ = redo_limits(knobs)
     else:
         _, age_async, age_sync = ma_redo_limits(knobs)
-    out[s, C_TIME] = s + 1
-    out[s, C_TOTAL] = inst.shape[0] * inst[0, I_SIZE]
-    out[s, C_FREE] = free
-    out[s, C_DATA] = data
-    out[s, C_DIRTY] = dirty
-    out[s, C_OLD] = old
-    out[s, C_LSN] = g[G_LSN]
-    out[s, C_CKPT] = g[G_CKPT]
-    out[s, C_CKPT_AGE] = g[G_LSN] - g[G_CKPT]
-    out[s, C_AGE_ASYNC] = age_async
-    out[s, C_AGE_SYNC] = age_sync
+    out[s, S.C_TIME] = s + 1
+    out[s, S.C_TOTAL] = inst.shape[0] * inst[0, L.I_SIZE]
+    out[s, S.C_FREE] = free
+    out[s, S.C_DATA] = data
+    out[s, S.C_DIRTY] = dirty
+    out[s, S.C_OLD] = old
+    out[s, S.C_LSN] = g[L.G_LSN]
+    out[s, S.C_CKPT] = g[L.G_CKPT]
+    out[s, S.C_CKPT_AGE] = g[L.G_LSN] - g[L.G_CKPT]
+    out[s, S.C_AGE_ASYNC] = age_async
+    out[s, S.C_AGE_SYNC] = age_sync
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
     """Apply write completions and sample every second boundary up to time t, in order."""
     while True:
-        boundary = (g[G_SECOND] + 1) * 1_000_000
+        boundary = (g[L.G_SECOND] + 1) * 1_000_000
         d = ring_peek_done(g, ring_done)
         if d >= 0 and d <= t and d < boundary:
             complete_writes(
@@ -1244,13 +1085,13 @@ def advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
             )
         elif boundary <= t:
             periodic_commit(g, knobs, out, boundary)
-            if g[G_LSN] > g[G_LOG_FLUSH_LSN]:
+            if g[L.G_LSN] > g[L.G_LOG_FLUSH_LSN]:
                 # the log flusher's once-a-second write + fsync (innodb_flush_log_at_timeout)
-                log_flush(g, knobs, out, boundary, g[G_LSN])
-            if knobs[K_ENGINE] == ENG_MYSQL80:
+                log_flush(g, knobs, out, boundary, g[L.G_LSN])
+            if is_mysql(knobs):
                 checkpoint(g, frl, inst)  # MariaDB checkpoints after page-cleaner passes only
-            sample_second(g, inst, knobs, out, g[G_SECOND])
-            g[G_SECOND] += 1
+            sample_second(g, inst, knobs, out, g[L.G_SECOND])
+            g[L.G_SECOND] += 1
         else:
             return
 
@@ -1262,12 +1103,12 @@ def wake_threads(g, th, times, heap, pos, t):
     A thread stopped while its single-page flush is in flight wakes at its end all the same, to
     free the frame (event_loop), then stops.
     """
-    n_active = g[G_N_ACTIVE_THREADS]
-    for e in range(g[G_N_THREADS_MAX]):
-        target = t if (e < n_active and g[G_WL_RUNNING] == 1) else INF_TIME
-        if target == INF_TIME and th[e, TH_HELD] != 0:
+    n_active = g[L.G_N_ACTIVE_THREADS]
+    for e in range(g[L.G_N_THREADS_MAX]):
+        target = t if (e < n_active and g[L.G_WL_RUNNING] == 1) else L.INF_TIME
+        if target == L.INF_TIME and th[e, L.TH_HELD] != 0:
             continue
-        if target == INF_TIME or times[e] == INF_TIME:
+        if target == L.INF_TIME or times[e] == L.INF_TIME:
             if times[e] != target:
                 times[e] = target
                 heap_fix(heap, pos, times, e)
@@ -1280,14 +1121,14 @@ def pace_restart(g, knobs, th, times, heap, pos, t, keep_backlog):
     With `keep_backlog` (a new rate or thread count) starts already missed stay owed.
     """
     start = t * 1000
-    if keep_backlog and knobs[K_TRX_RATE] > 0.0:
-        start = min(start, pace_next(g, knobs[K_TRX_RATE]))
-    g[G_PACE_BASE] = start
-    g[G_PACE_K] = 0
-    g[G_PACE_EPOCH] = t
-    for e in range(g[G_N_THREADS_MAX]):
-        if th[e, TH_SLOT] > 0 and times[e] != INF_TIME:
-            th[e, TH_SLOT] = 0
+    if keep_backlog and knobs[S.K_TRX_RATE] > 0.0:
+        start = min(start, pace_next(g, knobs[S.K_TRX_RATE]))
+    g[L.G_PACE_BASE] = start
+    g[L.G_PACE_K] = 0
+    g[L.G_PACE_EPOCH] = t
+    for e in range(g[L.G_N_THREADS_MAX]):
+        if th[e, L.TH_SLOT] > 0 and times[e] != L.INF_TIME:
+            th[e, L.TH_SLOT] = 0
             times[e] = t
             heap_fix(heap, pos, times, e)
 
@@ -1299,90 +1140,90 @@ def cache_free_check(g, knobs):
     Every transaction start reads it: computing it there was 1.7 % of a default run's
     instructions (benchmarks/instructions.py).
     """
-    g[G_FREE_CHECK] = redo_limits(knobs)[3]
+    g[L.G_FREE_CHECK] = redo_limits(knobs)[3]
 
 
 @njit(cache=True, _nrt=False)
 def apply_event(g, knobs, th, times, heap, pos, kind, knob, value, t):
     """One timeline event at time t."""
     cleaner = times.shape[0] - 1
-    if kind == TL_SET:
-        if knob == K_TRX_RATE or knob == K_THREADS:
+    if kind == S.TL_SET:
+        if knob == S.K_TRX_RATE or knob == S.K_THREADS:
             pace_restart(g, knobs, th, times, heap, pos, t, True)
         knobs[knob] = value
         cache_free_check(g, knobs)
-        if knob == K_PC_DISABLED:
+        if knob == S.K_PC_DISABLED:
             if value != 0:
-                g[G_PC_DISABLED] = 1
-                times[cleaner] = INF_TIME
-            elif g[G_PC_DISABLED] == 1:
-                g[G_PC_DISABLED] = 0
+                g[L.G_PC_DISABLED] = 1
+                times[cleaner] = L.INF_TIME
+            elif g[L.G_PC_DISABLED] == 1:
+                g[L.G_PC_DISABLED] = 0
                 # The coordinator leaves its disabled loop and starts a full (timed-out) round.
-                g[G_PC_LOOP_START] = t - 1_000_000
+                g[L.G_PC_LOOP_START] = t - 1_000_000
                 times[cleaner] = t
             heap_fix(heap, pos, times, cleaner)
-        elif knob == K_THREADS:
-            g[G_N_ACTIVE_THREADS] = min(int(value), g[G_N_THREADS_MAX])
+        elif knob == S.K_THREADS:
+            g[L.G_N_ACTIVE_THREADS] = min(int(value), g[L.G_N_THREADS_MAX])
             wake_threads(g, th, times, heap, pos, t)
-        elif knob == K_WORKLOAD or knob == K_SEQ_START or knob == K_SEQ_END:
-            g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
-            g[G_WL_DONE] = 0
+        elif knob == S.K_WORKLOAD or knob == S.K_SEQ_START or knob == S.K_SEQ_END:
+            g[L.G_SEQ_CURSOR] = int(knobs[S.K_SEQ_START])
+            g[L.G_WL_DONE] = 0
             wake_threads(g, th, times, heap, pos, t)
-    elif kind == TL_WORKLOAD_STOP:
-        g[G_WL_RUNNING] = 0
+    elif kind == S.TL_WORKLOAD_STOP:
+        g[L.G_WL_RUNNING] = 0
         wake_threads(g, th, times, heap, pos, t)
-    elif kind == TL_WORKLOAD_START:
+    elif kind == S.TL_WORKLOAD_START:
         pace_restart(g, knobs, th, times, heap, pos, t, False)
-        g[G_WL_RUNNING] = 1
-        g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
-        g[G_WL_DONE] = 0
+        g[L.G_WL_RUNNING] = 1
+        g[L.G_SEQ_CURSOR] = int(knobs[S.K_SEQ_START])
+        g[L.G_WL_DONE] = 0
         wake_threads(g, th, times, heap, pos, t)
 
 
 @njit(cache=True)
 def init_state(knobs, n_threads_max, table_pages, seed):
     """Allocate and initialise all state arrays for a run."""
-    page = int(knobs[K_PAGE_SIZE])
-    n_inst = int(knobs[K_INSTANCES])
-    size = int(knobs[K_POOL_SIZE]) // page // n_inst
+    page = int(knobs[S.K_PAGE_SIZE])
+    n_inst = int(knobs[S.K_INSTANCES])
+    size = int(knobs[S.K_POOL_SIZE]) // page // n_inst
     n_frames = size * n_inst
-    fr = np.full((n_frames, N_FRAME_I32), NIL, dtype=np.int32)
-    frl = np.zeros((n_frames, N_FRAME_I64), dtype=np.int64)
-    inst = np.zeros((n_inst, N_INST), dtype=np.int64)
-    page_frame = np.full(table_pages, NO_PAGE, dtype=np.int32)
+    fr = np.full((n_frames, L.N_FRAME_I32), L.NIL, dtype=np.int32)
+    frl = np.zeros((n_frames, L.N_FRAME_I64), dtype=np.int64)
+    inst = np.zeros((n_inst, L.N_INST), dtype=np.int64)
+    page_frame = np.full(table_pages, L.NO_PAGE, dtype=np.int32)
     for f in range(n_frames):
-        fr[f, F_PAGE] = NO_PAGE
-        fr[f, F_LRU] = ON_FREE
-        fr[f, F_IO] = IO_NONE
-        fr[f, F_ACCESS_MS] = 0
-        fr[f, F_FCLOCK] = 0
+        fr[f, L.F_PAGE] = L.NO_PAGE
+        fr[f, L.F_LRU] = L.ON_FREE
+        fr[f, L.F_IO] = L.IO_NONE
+        fr[f, L.F_ACCESS_MS] = 0
+        fr[f, L.F_FCLOCK] = 0
     for i in range(n_inst):
-        inst[i, I_LRU_HEAD] = NIL
-        inst[i, I_LRU_TAIL] = NIL
-        inst[i, I_LRU_OLD] = NIL
-        inst[i, I_LRU_ITR] = NIL
-        inst[i, I_FL_HEAD] = NIL
-        inst[i, I_FL_TAIL] = NIL
-        inst[i, I_FIRST_FRAME] = i * size
-        inst[i, I_SIZE] = size
-        inst[i, I_TRY_LRU_SCAN] = 1
+        inst[i, L.I_LRU_HEAD] = L.NIL
+        inst[i, L.I_LRU_TAIL] = L.NIL
+        inst[i, L.I_LRU_OLD] = L.NIL
+        inst[i, L.I_LRU_ITR] = L.NIL
+        inst[i, L.I_FL_HEAD] = L.NIL
+        inst[i, L.I_FL_TAIL] = L.NIL
+        inst[i, L.I_FIRST_FRAME] = i * size
+        inst[i, L.I_SIZE] = size
+        inst[i, L.I_TRY_LRU_SCAN] = 1
         # Free list from the lowest frame up: popped in that order.
         for k in range(size - 1):
-            fr[i * size + k, F_NEXT] = i * size + k + 1
-        fr[i * size + size - 1, F_NEXT] = NIL
-        inst[i, I_FREE_HEAD] = i * size
-        inst[i, I_FREE_LEN] = size
-    g = np.zeros(N_G, dtype=np.int64)
-    gf = np.zeros(N_GF, dtype=np.float64)
-    g[G_LSN] = LOG_START_LSN
-    g[G_CKPT] = LOG_START_LSN
-    g[G_LOG_FLUSH_LSN] = LOG_START_LSN
-    g[G_PC_LOOP_START] = -1_000_000
-    g[G_PC_DISABLED] = 1 if knobs[K_PC_DISABLED] != 0 else 0
-    g[G_N_THREADS_MAX] = n_threads_max
-    g[G_N_ACTIVE_THREADS] = min(int(knobs[K_THREADS]), n_threads_max)
-    g[G_WL_RUNNING] = 1
-    g[G_SEQ_CURSOR] = int(knobs[K_SEQ_START])
+            fr[i * size + k, L.F_NEXT] = i * size + k + 1
+        fr[i * size + size - 1, L.F_NEXT] = L.NIL
+        inst[i, L.I_FREE_HEAD] = i * size
+        inst[i, L.I_FREE_LEN] = size
+    g = np.zeros(L.N_G, dtype=np.int64)
+    gf = np.zeros(L.N_GF, dtype=np.float64)
+    g[L.G_LSN] = S.LOG_START_LSN
+    g[L.G_CKPT] = S.LOG_START_LSN
+    g[L.G_LOG_FLUSH_LSN] = S.LOG_START_LSN
+    g[L.G_PC_LOOP_START] = -1_000_000
+    g[L.G_PC_DISABLED] = 1 if knobs[S.K_PC_DISABLED] != 0 else 0
+    g[L.G_N_THREADS_MAX] = n_threads_max
+    g[L.G_N_ACTIVE_THREADS] = min(int(knobs[S.K_THREADS]), n_threads_max)
+    g[L.G_WL_RUNNING] = 1
+    g[L.G_SEQ_CURSOR] = int(knobs[S.K_SEQ_START])
     cache_free_check(g, knobs)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
@@ -1428,13 +1269,13 @@ def event_loop(
     columns(th, N_TH)
     columns(hist, HIST_BUCKETS)
     end = seconds * 1_000_000
-    g[G_END] = end
+    g[L.G_END] = end
     n_tl = tl_time.shape[0]
     cleaner = times.shape[0] - 1
     while True:
         e = nonneg(next_entry(heap, times))
         t = nonneg(times[e])
-        k = g[G_TL_NEXT]
+        k = g[L.G_TL_NEXT]
         if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
             advance(
                 g,
@@ -1451,12 +1292,12 @@ def event_loop(
             apply_event(
                 g, knobs, th, times, heap, pos, tl_kind[k], tl_knob[k], tl_value[k], tl_time[k]
             )
-            g[G_TL_NEXT] = k + 1
+            g[L.G_TL_NEXT] = k + 1
             continue
         if t >= end:
             break
         advance(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t)
-        if e == cleaner and knobs[K_ENGINE] != ENG_MYSQL80:
+        if e == cleaner and is_mariadb(knobs):
             nxt = ma_page_cleaner_round(
                 g,
                 gf,
@@ -1470,7 +1311,7 @@ def event_loop(
                 ring_done,
                 t,
             )
-            times[e] = max(nxt, t + 1) if nxt < INF_TIME else INF_TIME
+            times[e] = max(nxt, t + 1) if nxt < L.INF_TIME else L.INF_TIME
         elif e == cleaner:
             nxt = page_cleaner_round(
                 g,
@@ -1487,19 +1328,19 @@ def event_loop(
                 clocks,
                 t,
             )
-            times[e] = INF_TIME if g[G_PC_DISABLED] == 1 else max(nxt, t + 1)
+            times[e] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else max(nxt, t + 1)
         elif (
-            g[G_WL_RUNNING] == 0
-            or e >= g[G_N_ACTIVE_THREADS]
-            or (g[G_WL_DONE] == 1 and th[e, TH_ROWS_LEFT] == 0)
+            g[L.G_WL_RUNNING] == 0
+            or e >= g[L.G_N_ACTIVE_THREADS]
+            or (g[L.G_WL_DONE] == 1 and th[e, L.TH_ROWS_LEFT] == 0)
         ):
-            th[e, TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
-            th[e, TH_PENDING] = 0
-            if th[e, TH_HELD] != 0:  # its single-page flush is done: the frame is free
-                single_flush_done(fr, frl, inst, page_frame, knobs, th[e, TH_HELD] - 1)
-                th[e, TH_HELD] = 0
-            th[e, TH_FREE_K] = 0
-            times[e] = INF_TIME
+            th[e, L.TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
+            th[e, L.TH_PENDING] = 0
+            if th[e, L.TH_HELD] != 0:  # its single-page flush is done: the frame is free
+                single_flush_done(fr, frl, inst, page_frame, knobs, th[e, L.TH_HELD] - 1)
+                th[e, L.TH_HELD] = 0
+            th[e, L.TH_FREE_K] = 0
+            times[e] = L.INF_TIME
         else:
             nxt = run_step(
                 g,
@@ -1547,22 +1388,23 @@ def simulate_kernel(
     The timeline changes knobs while the run goes on, so it works on a copy of `knobs`.
     """
     knobs = knobs.copy()
+    check_engine(knobs)
     fr, frl, inst, page_frame, g, gf, rng = init_state(knobs, n_threads_max, table_pages, seed)
     n_frames = fr.shape[0]
-    out = np.zeros((seconds, N_COLS), dtype=np.float64)
-    hist = np.zeros((seconds, HIST_BUCKETS), dtype=np.int64)
+    out = np.zeros((seconds, S.N_COLS), dtype=np.float64)
+    hist = np.zeros((seconds, S.HIST_BUCKETS), dtype=np.int64)
     ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
     ring_done = np.zeros(n_frames + 1, dtype=np.int64)
     slots = np.zeros(inst.shape[0], dtype=np.int64)
     clocks = np.zeros(64, dtype=np.int64)
     n_ent = n_threads_max + 1
-    th = np.zeros((n_threads_max, N_TH), dtype=np.int64)  # TH_* columns
+    th = np.zeros((n_threads_max, L.N_TH), dtype=np.int64)  # TH_* columns
     th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
     cleaner = n_threads_max
-    times = np.full(n_ent, INF_TIME, dtype=np.int64)
-    for e in range(g[G_N_ACTIVE_THREADS]):
+    times = np.full(n_ent, L.INF_TIME, dtype=np.int64)
+    for e in range(g[L.G_N_ACTIVE_THREADS]):
         times[e] = 0
-    times[cleaner] = INF_TIME if g[G_PC_DISABLED] == 1 else 0
+    times[cleaner] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else 0
     heap = np.arange(n_ent).astype(np.int64)
     pos = np.arange(n_ent).astype(np.int64)
     for e in range(n_ent - 1, -1, -1):
