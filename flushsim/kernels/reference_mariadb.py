@@ -1,9 +1,9 @@
 # ruff: noqa: D102, N802  (the same exemptions pyproject.toml gives reference.py)
 """The MariaDB half of the pure-Python twin: page cleaner loop and user threads' free pages.
 
-A mixin of `reference.ReferenceSim`, mirroring `mariadb.py` and the MariaDB functions of
-`sim.py` line by line (same order of effects, same integer arithmetic), so that the kernel
-and the twin give identical numbers on MariaDB scenarios too.
+A mixin of `reference.ReferenceSim`, mirroring `mariadb.py`, `free_block_mariadb.py` and the
+MariaDB parts of `commit.py` line by line (same order of effects, same integer arithmetic), so
+that the kernel and the twin give identical numbers on MariaDB scenarios too.
 """
 
 from __future__ import annotations
