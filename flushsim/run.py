@@ -78,7 +78,7 @@ def _scatter_for(rows: int) -> int:
     """The kernel's two row maps, packed (schema.SCATTER_SHIFT): zipf ranks and the hot set.
 
     Zipf rank r is row r * prime % rows, a prime multiplier coprime with the row count. The hot
-    set goes through sim.spread_row, a permutation of the next power of two at or above `rows`
+    set goes through workload.spread_row, a permutation of the next power of two at or above `rows`
     (its bits are the low field).
     """
     bits = max(1, (rows - 1).bit_length())

@@ -1,9 +1,10 @@
 """User threads' LRU searches in MariaDB 10.6.3, traced on a 600-frame pool.
 
-buf_LRU_get_free_block of the 10.6 generation (sim.get_free_block_mariadb): with the free list
-empty a thread searches the LRU for a clean page while it holds buf_pool.mutex, LRU_SCAN_NS a
-page examined (the last 100 pages at its first iteration, the whole list from the second on),
-and other threads wait for the mutex. Every page is dirty here, so every search fails.
+buf_LRU_get_free_block of the 10.6 generation (free_block_mariadb.get_free_block_mariadb):
+with the free list empty a thread searches the LRU for a clean page while it holds
+buf_pool.mutex, LRU_SCAN_NS a page examined (the last 100 pages at its first iteration, the
+whole list from the second on), and other threads wait for the mutex. Every page is dirty
+here, so every search fails.
 """
 
 import kernel_state

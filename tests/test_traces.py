@@ -12,7 +12,7 @@ import pytest
 
 import flushsim as fs
 from flushsim import schema
-from flushsim.kernels import cleaner, pool, sim
+from flushsim.kernels import cleaner, free_block, pool, sim
 from flushsim.kernels import layout as L
 from flushsim.run import kernel_inputs
 
@@ -105,13 +105,10 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     ]
     n, _ = cleaner.list_batch(
         p.g,
-        p.fr,
-        p.frl,
-        p.inst,
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
         p.knobs,
         p.out,
-        p.ring_frame,
-        p.ring_done,
+        L.Ring(p.ring_frame, p.ring_done),
         0,
         2,
         cleaner.LSN_MAX,
@@ -126,13 +123,10 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     # a second batch may not start while the first is in flight (buf_flush_start)
     n2, _ = cleaner.list_batch(
         p.g,
-        p.fr,
-        p.frl,
-        p.inst,
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
         p.knobs,
         p.out,
-        p.ring_frame,
-        p.ring_done,
+        L.Ring(p.ring_frame, p.ring_done),
         0,
         8,
         cleaner.LSN_MAX,
@@ -141,13 +135,9 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     assert n2 == 0
     cleaner.complete_writes(
         p.g,
-        p.fr,
-        p.frl,
-        p.inst,
-        p.page_frame,
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
         p.knobs,
-        p.ring_frame,
-        p.ring_done,
+        L.Ring(p.ring_frame, p.ring_done),
         10**9,
     )
     assert p.flush_list() == [14]
@@ -162,8 +152,8 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     p = Tiny()
     for page in range(10, 18):
         p.access(page)
-    ok, t, held = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    ok, t, held = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     # clean tail page 10 is simply evicted, at no I/O cost
     assert ok and t == 1000 and held == L.NIL and p.page_frame[10] == L.NO_PAGE
@@ -171,8 +161,8 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     # make the tail page dirty: the user thread must write it itself
     f = p.frame(11)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
-    ok, t, held = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    ok, t, held = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     # doublewrite write (20 us service + 30 us latency) and fsync (200 us), then the data
     # write (50 us) and its fsync (200 us): 500 us, all on the user thread
@@ -181,7 +171,7 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     assert p.out[0, schema.C_FSYNCS] == 2 and p.out[0, schema.C_W_S] == 2
     # until then the page stays in the LRU, dirty and io-fixed: no one frees or writes it
     assert p.fr[f, L.F_IO] == L.IO_SINGLE and p.flush_list() == [11] and p.lru()[-1] == 11
-    sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, f)
+    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, f)
     assert p.page_frame[11] == L.NO_PAGE and p.flush_list() == []
     assert p.fr[f, L.F_IO] == L.IO_NONE and p.inst[0, L.I_FREE_LEN] == 2  # with 10's frame
 
@@ -192,8 +182,8 @@ def test_an_update_of_a_page_in_a_single_page_flush_waits_for_it():
         p.access(page)
     f = p.frame(10)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
-    _, done, held = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    _, done, held = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     assert held == f and done == 1500
     # the flushing thread holds the page latched until its I/O is done: an update re-checks
@@ -210,8 +200,8 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
     for page in range(10, 18):
         p.access(page)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
-    ok, t, _ = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    ok, t, _ = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     assert ok and t == 1000 + 50 + 200
 
@@ -234,7 +224,7 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     assert p.fr[held, L.F_PAGE] == 10 and p.fr[held, L.F_IO] == L.IO_SINGLE
     # awake (run_step): the frame is freed, and the next iteration takes it for the read
     # (20 us service + 100 us latency), submitted at the wake: in time order
-    sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, held)
+    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, held)
     p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = p.g[L.G_HELD] = 0
     t = kernel_state.access(p, 30, False, wake, resume)
     assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import flushsim as fs
 from flushsim.kernels.layout import SPREAD_KEY
 from flushsim.kernels.reference import spread_row
-from flushsim.kernels.sim import spread_row as spread_row_numba
+from flushsim.kernels.workload import spread_row as spread_row_numba
 from flushsim.run import _scatter_for
 from flushsim.schema import SCATTER_BITS_MASK
 

@@ -75,8 +75,9 @@ def checkpoint(g, frl, inst):
 
 
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
-def write_complete(fr, frl, inst, page_frame, knobs, f):
+def write_complete(pool, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
+    fr, frl, inst, page_frame = pool
     f = nonneg(f)
     size = nonneg(inst[0, L.I_SIZE])
     i = f // size
@@ -94,8 +95,10 @@ def write_complete(fr, frl, inst, page_frame, knobs, f):
 
 
 @njit(cache=True, _nrt=False)
-def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t):
+def complete_writes(g, pool, knobs, ring, t):
     """Apply every write completion due by time t (us)."""
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     t = nonneg(t)
     if dio_serialised(knobs):
@@ -106,15 +109,17 @@ def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, 
         if d < 0 or d > t:
             return
         f = ring_pop(g, ring_frame)
-        write_complete(fr, frl, inst, page_frame, knobs, f)
+        write_complete(pool, knobs, f)
 
 
 @njit(cache=True, _nrt=False)
-def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t):
+def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     """Write the n frames staged in the ring (all of instance i) through the doublewrite buffer.
 
     Returns the time the dispatching thread is free again (us).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     i = nonneg(i)
@@ -166,12 +171,14 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t)
 
 
 @njit(cache=True, _nrt=False)
-def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i, t):
+def lru_batch(g, pool, knobs, out, ring, i, t):
     """buf_flush_LRU_list for instance i: evict clean tail pages, write dirty ones.
 
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
     Returns (pages written, pages evicted, time the thread is free again).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     i = nonneg(i)
@@ -207,9 +214,7 @@ def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i
         f = prev
     free_at = t
     if count > 0:
-        free_at = dispatch(
-            g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, i, L.IO_LRU, t
-        )
+        free_at = dispatch(g, pool, knobs, out, ring, count, i, L.IO_LRU, t)
     inst[i, L.I_TRY_LRU_SCAN] = 1  # batch end: user threads may scan the LRU again
     s = t // 1_000_000
     if s < out.shape[0]:
@@ -219,11 +224,13 @@ def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i
 
 
 @njit(cache=True, _nrt=False)
-def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, i, n, lsn_limit, t):
+def list_batch(g, pool, knobs, out, ring, i, n, lsn_limit, t):
     """buf_do_flush_list_batch: write up to n pages from the flush-list tail below lsn_limit.
 
     Returns (pages written, time the thread is free again).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     if n <= 0 or inst[i, L.I_PEND_LIST] > 0:
         return 0, t
     count = 0
@@ -237,7 +244,7 @@ def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, i, n, lsn_li
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, i, L.IO_LIST, t)
+    free_at = dispatch(g, pool, knobs, out, ring, count, i, L.IO_LIST, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, S.C_BATCH] += count
@@ -286,11 +293,12 @@ def pct_for_lsn(knobs, age):
 
 
 @njit(cache=True, _nrt=False)
-def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, sync, lsn_limit, t):
+def page_recommendation(g, gf, pool, knobs, out, slots, last_pages, sync, lsn_limit, t):
     """Adaptive_flush::page_recommendation: pages to flush this round, per instance in `slots`.
 
     Returns the total number of pages requested.
     """
+    fr, frl, inst, page_frame = pool
     n_inst = inst.shape[0]
     for i in range(n_inst):
         slots[i] = 0
@@ -382,25 +390,14 @@ def sync_flush_lsn(g, frl, inst, knobs):
 
 
 @njit(cache=True, _nrt=False)
-def page_cleaner_round(
-    g,
-    gf,
-    fr,
-    frl,
-    inst,
-    page_frame,
-    knobs,
-    out,
-    ring_frame,
-    ring_done,
-    slots,
-    clocks,
-    t,
-):
+def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
     """One iteration of buf_flush_page_coordinator_thread at time t (us).
 
     Returns the time of the next iteration (us).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
+    slots, clocks = cleaners
     n_inst = inst.shape[0]
     timed_out = t >= g[L.G_PC_LOOP_START] + 1_000_000
     if timed_out:
@@ -425,45 +422,22 @@ def page_cleaner_round(
         n = 0
         if sync:
             n = page_recommendation(
-                g, gf, fr, frl, inst, knobs, out, slots, g[L.G_PC_LAST_PAGES], True, lsn_limit, t
+                g, gf, pool, knobs, out, slots, g[L.G_PC_LAST_PAGES], True, lsn_limit, t
             )
         elif timed_out:
             n = page_recommendation(
-                g, gf, fr, frl, inst, knobs, out, slots, g[L.G_PC_LAST_PAGES], False, LSN_MAX, t
+                g, gf, pool, knobs, out, slots, g[L.G_PC_LAST_PAGES], False, LSN_MAX, t
             )
         if n == 0:
             for i in range(n_inst):
                 slots[i] = 0
         for i in range(n_inst):
             j = i % n_threads
-            flushed, _, free_at = lru_batch(
-                g,
-                fr,
-                frl,
-                inst,
-                page_frame,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                i,
-                clocks[j],
-            )
+            flushed, _, free_at = lru_batch(g, pool, knobs, out, ring, i, clocks[j])
             n_lru += flushed
             clocks[j] = free_at
             flushed, free_at = list_batch(
-                g,
-                fr,
-                frl,
-                inst,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                i,
-                slots[i],
-                lsn_limit if sync else LSN_MAX,
-                clocks[j],
+                g, pool, knobs, out, ring, i, slots[i], lsn_limit if sync else LSN_MAX, clocks[j]
             )
             n_list += flushed
             clocks[j] = free_at
@@ -483,20 +457,7 @@ def page_cleaner_round(
         per = (n_idle + n_inst - 1) // n_inst
         for i in range(n_inst):
             j = i % n_threads
-            flushed, free_at = list_batch(
-                g,
-                fr,
-                frl,
-                inst,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                i,
-                per,
-                LSN_MAX,
-                clocks[j],
-            )
+            flushed, free_at = list_batch(g, pool, knobs, out, ring, i, per, LSN_MAX, clocks[j])
             n_list += flushed
             clocks[j] = free_at
         if s < out.shape[0]:

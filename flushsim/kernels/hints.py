@@ -106,7 +106,8 @@ def columns(typingctx, arr, n):
     Indexing then multiplies a row by that constant (a shift and an add) instead of by the
     column count loaded from the array, and the count need not be kept in a register. A wrong
     n is undefined behaviour: the tables are made with these widths (sim.init_state,
-    sim.simulate_kernel) and nowhere else.
+    sim.simulate_kernel) and nowhere else. n must be a literal: import the width by name
+    (`from .layout import N_TH`); numba types a module attribute (`L.N_TH`) as a plain int64.
     """
     if not (isinstance(arr, types.Array) and arr.ndim == 2 and isinstance(n, types.IntegerLiteral)):
         return None

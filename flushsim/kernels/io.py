@@ -58,7 +58,7 @@ def spread(out, col, a, b, unit_us):
     """Add the time from a to b (us) to column `col`, in units of `unit_us`, each second its share.
 
     A span of 3 s adds 1 s to each second it covers, not 3 s to one: a thread's waits (ms, via
-    sim.add_wait) or an I/O's time in flight (us, iostat's aqu_sz) stay per-second figures.
+    lru_search.add_wait) or an I/O's time in flight (us, iostat's aqu_sz) stay per-second figures.
     """
     s = a // 1_000_000
     while a < b and s < out.shape[0]:

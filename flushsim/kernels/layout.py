@@ -102,7 +102,7 @@ I_SCAN_NEXT = 18
 I_SCAN_PRE = 19
 SCAN_CACHE = 100  # frames remembered: BUF_LRU_SEARCH_SCAN_THRESHOLD
 # The LRU's mutex (MySQL: the instance's LRU_list_mutex; MariaDB: buf_pool.mutex) is held by a
-# user thread's LRU search or an LRU batch until (us): sim.lru_search, mariadb.ma_lru_batch
+# user thread's LRU search or an LRU batch until (us): lru_search.lru_search, mariadb.ma_lru_batch
 I_LRU_MUTEX = I_SCAN_PRE + SCAN_CACHE
 # buf_pool.lru_scan_itr: where the last search stopped (NIL: none). A search resumes there if it
 # is in the young part of the LRU, else at the tail (LRUItr::start); removing its frame moves it
@@ -175,11 +175,11 @@ G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume 
 #   -(1 + the iteration): back from a single-page flush's I/O, past the flush)
 G_HELD = 56  # with it: 1 + the frame that single-page flush holds until its I/O is done (0: none)
 G_LOCK_FLOOR = 57  # earliest completion (us) of a page write whose lock is not yet placed (0: none)
-G_FREE_CHECK = 58  # redo_limits' limit_for_free_check for the knobs now (LSN bytes): sim.py
-G_NEXT_PAGE = 59  # hint only: the page prefetch_uniform looked ahead to (sim.py)
+G_FREE_CHECK = 58  # redo_limits' limit_for_free_check for the knobs now (LSN bytes): commit.py
+G_NEXT_PAGE = 59  # hint only: the page prefetch_uniform looked ahead to (workload.py)
 N_G = 60
 
-# sim.spread_row: odd multiplier of the row permutation. Below 2**26, so that x * SPREAD_KEY
+# workload.spread_row: odd multiplier of the row permutation. Below 2**26, so that x * SPREAD_KEY
 # stays below 2**63 for every x below 2**37 (table_rows <= 10**11).
 SPREAD_KEY = 0x2F0B3A5
 

@@ -75,19 +75,7 @@ def last_write_done(g, ring_done):
 
 
 @njit(cache=True, _nrt=False)
-def ma_lru_batch(
-    g,
-    fr,
-    frl,
-    inst,
-    page_frame,
-    knobs,
-    out,
-    ring_frame,
-    ring_done,
-    max_n,
-    t,
-):
+def ma_lru_batch(g, pool, knobs, out, ring, max_n, t):
     """buf_do_LRU_batch: evict clean pages from the LRU tail, write dirty ones.
 
     10.11: runs while LRU > min(pool/20 - 1, 256) and FREE < innodb_lru_scan_depth; a dirty
@@ -96,6 +84,8 @@ def ma_lru_batch(
     The batch is collected in the free slots of the write ring after its tail (ring_stage) and
     written by the calling thread (the page cleaner, or a 10.6 user thread).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     new = is_mariadb1011(knobs)
     free_limit = int(knobs[S.K_LRU_DEPTH])
     min_len = L.BUF_LRU_MIN_LEN
@@ -128,7 +118,7 @@ def ma_lru_batch(
     inst[0, L.I_LRU_MUTEX] = t
     free_at = t
     if flushed > 0:
-        free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, flushed, 0, kind, t)
+        free_at = dispatch(g, pool, knobs, out, ring, flushed, 0, kind, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, S.C_LRU_FLUSH] += flushed
@@ -138,19 +128,17 @@ def ma_lru_batch(
 
 
 @njit(cache=True, _nrt=False)
-def buf_flush_lru(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, max_n, t):
+def buf_flush_lru(g, pool, knobs, out, ring, max_n, t):
     """buf_flush_LRU(max_n) of the page cleaner. Returns (pages written, time free again)."""
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     new = is_mariadb1011(knobs)
     if not new and g[L.G_MA_LRU_BUSY] > t:
         return 0, t  # 10.6 generation: one LRU batch at a time (buf_pool.n_flush_LRU())
-    flushed, evicted, free_at = ma_lru_batch(
-        g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, max_n, t
-    )
+    flushed, evicted, free_at = ma_lru_batch(g, pool, knobs, out, ring, max_n, t)
     if new and flushed >= max_n:
         # flush quota exhausted: once more with 0 writes, to free pages now
-        _, ev2, _ = ma_lru_batch(
-            g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, 0, t
-        )
+        _, ev2, _ = ma_lru_batch(g, pool, knobs, out, ring, 0, t)
         evicted += ev2
     if not new:
         inst[0, L.I_TRY_LRU_SCAN] = 1
@@ -164,11 +152,13 @@ def buf_flush_lru(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_don
 
 
 @njit(cache=True, _nrt=False)
-def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, max_n, lsn, t):
+def ma_list_batch(g, pool, knobs, out, ring, max_n, lsn, t):
     """buf_flush_list_holding_mutex: up to max_n pages from the flush-list tail below lsn.
 
     Returns (pages written, time the thread is free again).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     count = 0
     f = inst[0, L.I_FL_TAIL]
     while f >= 0 and count < max_n and frl[f, L.L_OLDEST] < lsn:
@@ -180,7 +170,7 @@ def ma_list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, max_n, ls
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, 0, L.IO_LIST, t)
+    free_at = dispatch(g, pool, knobs, out, ring, count, 0, L.IO_LIST, t)
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, S.C_BATCH] += count
@@ -207,8 +197,9 @@ def af_needed_for_redo(g, knobs, oldest):
 
 
 @njit(cache=True, _nrt=False)
-def recommendation(g, gf, fr, frl, inst, knobs, out, last_pages, oldest, pct_lwm, dirty, pct, t):
+def recommendation(g, gf, pool, knobs, out, last_pages, oldest, pct_lwm, dirty, pct, t):
     """page_cleaner_flush_pages_recommendation: 10.11's from 10.6.13 / 10.11.3, 2021's before."""
+    fr, frl, inst, page_frame = pool
     cur = g[L.G_LSN]
     p_lsn = af_pct_for_lsn(g, knobs, cur - oldest)
     now_s = t // 1_000_000  # time(nullptr)
@@ -315,21 +306,12 @@ def _after_lru(g, frl, inst, knobs, end):
     return _finish(g, frl, inst, knobs, end)
 
 
+# long because it mirrors buf_flush_page_cleaner's loop body (about 200 lines of buf0flu.cc)
 @njit(cache=True, _nrt=False)
-def ma_page_cleaner_round(
-    g,
-    gf,
-    fr,
-    frl,
-    inst,
-    page_frame,
-    knobs,
-    out,
-    ring_frame,
-    ring_done,
-    t,
-):
+def ma_page_cleaner_round(g, gf, pool, knobs, out, ring, t):
     """One iteration of buf_flush_page_cleaner at time t (us); returns the next one's time."""
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     s = t // 1_000_000
     if s < out.shape[0]:
         out[s, S.C_PC_ROUNDS] += 1
@@ -353,19 +335,7 @@ def ma_page_cleaner_round(
         g[L.G_PC_ROUND_END] = end
         return next_wake(g, inst, knobs, end)
     if phase == L.PH_LRU_PASS:
-        n, free_at = buf_flush_lru(
-            g,
-            fr,
-            frl,
-            inst,
-            page_frame,
-            knobs,
-            out,
-            ring_frame,
-            ring_done,
-            g[L.G_MA_LRU_N],
-            t,
-        )
+        n, free_at = buf_flush_lru(g, pool, knobs, out, ring, g[L.G_MA_LRU_N], t)
         g[L.G_PC_LAST_PAGES] += n
         return _after_lru(g, frl, inst, knobs, free_at + L.PC_ROUND_BASE_US)
     # ---------------------------------------------------------------- furious flushing
@@ -373,32 +343,8 @@ def ma_page_cleaner_round(
         clock = t
         if new and need_lru_eviction(inst, knobs):
             g[L.G_MA_IDLE] = 0
-            _, clock = buf_flush_lru(
-                g,
-                fr,
-                frl,
-                inst,
-                page_frame,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                int(knobs[S.K_IOC]),
-                clock,
-            )
-        n, clock = ma_list_batch(
-            g,
-            fr,
-            frl,
-            inst,
-            knobs,
-            out,
-            ring_frame,
-            ring_done,
-            iocmax,
-            g[L.G_MA_SYNC_LSN],
-            clock,
-        )
+            _, clock = buf_flush_lru(g, pool, knobs, out, ring, int(knobs[S.K_IOC]), clock)
+        n, clock = ma_list_batch(g, pool, knobs, out, ring, iocmax, g[L.G_MA_SYNC_LSN], clock)
         if s < out.shape[0]:
             out[s, S.C_SYNC] += n
         done = max(clock, last_write_done(g, ring_done))
@@ -426,20 +372,7 @@ def ma_page_cleaner_round(
     elif need_lru_eviction(inst, knobs):
         # pure LRU pass, after os_aio_wait_until_no_pending_writes
         g[L.G_MA_IDLE] = 0
-        return _lru_pass_after_writes(
-            g,
-            gf,
-            fr,
-            frl,
-            inst,
-            page_frame,
-            knobs,
-            out,
-            ring_frame,
-            ring_done,
-            iocmax,
-            t,
-        )
+        return _lru_pass_after_writes(g, gf, pool, knobs, out, ring, iocmax, t)
     dirty = inst[0, L.I_FL_LEN]
     pct = dirty * 100.0 / float(inst[0, L.I_LRU_LEN] + inst[0, L.I_FREE_LEN])
     pct_lwm = knobs[S.K_DIRTY_LWM]
@@ -468,35 +401,21 @@ def ma_page_cleaner_round(
     clock = t
     n_flushed = 0
     if soft != 0 and not idle_flush:
-        n_flushed, clock = ma_list_batch(
-            g, fr, frl, inst, knobs, out, ring_frame, ring_done, iocmax, soft, clock
-        )
+        n_flushed, clock = ma_list_batch(g, pool, knobs, out, ring, iocmax, soft, clock)
         if s < out.shape[0]:
             out[s, S.C_BACKGROUND] += n_flushed
     elif idle_flush or knobs[S.K_ADAPTIVE] == 0:
         n_flushed, clock = ma_list_batch(
-            g,
-            fr,
-            frl,
-            inst,
-            knobs,
-            out,
-            ring_frame,
-            ring_done,
-            int(knobs[S.K_IOC]),
-            LSN_MAX,
-            clock,
+            g, pool, knobs, out, ring, int(knobs[S.K_IOC]), LSN_MAX, clock
         )
         if s < out.shape[0]:
             out[s, S.C_BACKGROUND] += n_flushed
     else:
         n = recommendation(
-            g, gf, fr, frl, inst, knobs, out, g[L.G_PC_LAST_PAGES], oldest, pct_lwm, dirty, pct, t
+            g, gf, pool, knobs, out, g[L.G_PC_LAST_PAGES], oldest, pct_lwm, dirty, pct, t
         )
         if n != 0:
-            n_flushed, clock = ma_list_batch(
-                g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, LSN_MAX, clock
-            )
+            n_flushed, clock = ma_list_batch(g, pool, knobs, out, ring, n, LSN_MAX, clock)
             g[L.G_PC_LAST_PAGES] = n_flushed
             if s < out.shape[0]:
                 out[s, S.C_ADAPTIVE] += n_flushed
@@ -508,80 +427,43 @@ def ma_page_cleaner_round(
             n_lru = iocmax
             if new:
                 n_lru = max(n_lru, min(iocmax, int(knobs[S.K_LRU_DEPTH])))
-            return _lru_pass_after_writes(
-                g,
-                gf,
-                fr,
-                frl,
-                inst,
-                page_frame,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                n_lru,
-                t,
-            )
+            return _lru_pass_after_writes(g, gf, pool, knobs, out, ring, n_lru, t)
     if not cleaner_flushes_lru(knobs):
         return _after_lru(g, frl, inst, knobs, clock + L.PC_ROUND_BASE_US)
     # the LRU pass after the flush-list pass
     n_lru = iocmax - n_flushed if iocmax >= n_flushed else 0
     if new:
         n_lru = max(n_lru, min(iocmax, int(knobs[S.K_LRU_DEPTH])))
-    n, clock = buf_flush_lru(
-        g,
-        fr,
-        frl,
-        inst,
-        page_frame,
-        knobs,
-        out,
-        ring_frame,
-        ring_done,
-        n_lru,
-        clock,
-    )
+    n, clock = buf_flush_lru(g, pool, knobs, out, ring, n_lru, clock)
     g[L.G_PC_LAST_PAGES] += n
     return _after_lru(g, frl, inst, knobs, clock + L.PC_ROUND_BASE_US)
 
 
 @njit(cache=True, _nrt=False)
-def _lru_pass_after_writes(
-    g, gf, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, n, t
-):
+def _lru_pass_after_writes(g, gf, pool, knobs, out, ring, n, t):
     """os_aio_wait_until_no_pending_writes, then buf_flush_LRU(n)."""
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     done = last_write_done(g, ring_done)
     if done > t:
         g[L.G_MA_PHASE] = L.PH_LRU_PASS
         g[L.G_MA_LRU_N] = n
         g[L.G_PC_ROUND_END] = done
         return done
-    flushed, free_at = buf_flush_lru(
-        g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, n, t
-    )
+    flushed, free_at = buf_flush_lru(g, pool, knobs, out, ring, n, t)
     g[L.G_PC_LAST_PAGES] += flushed
     return _after_lru(g, frl, inst, knobs, free_at + L.PC_ROUND_BASE_US)
 
 
 @njit(cache=True, _nrt=False)
-def user_lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, t):
+def user_lru_batch(g, pool, knobs, out, ring, t):
     """10.6 generation: a user thread's buf_flush_LRU(innodb_lru_flush_size).
 
     Returns (pages written, time the thread continues). The thread writes its batch itself.
     """
-    flushed, _, free_at = ma_lru_batch(
-        g,
-        fr,
-        frl,
-        inst,
-        page_frame,
-        knobs,
-        out,
-        ring_frame,
-        ring_done,
-        int(knobs[S.K_LRU_FLUSH_SIZE]),
-        t,
-    )
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
+    flushed, _, free_at = ma_lru_batch(g, pool, knobs, out, ring, int(knobs[S.K_LRU_FLUSH_SIZE]), t)
     inst[0, L.I_TRY_LRU_SCAN] = 1
     if flushed > 0:
         g[L.G_MA_LRU_BUSY] = last_write_done(g, ring_done)
