@@ -11,7 +11,9 @@ boost), so the kernel is bound by the instructions it executes rather than by wa
 
 A child process runs under valgrind's callgrind. numba is told this machine's CPU name and
 features, so it loads the kernel this machine's cache holds (the code that runs outside
-valgrind) instead of compiling one for valgrind's emulated CPU, which takes minutes. It loads
+valgrind) instead of compiling one for valgrind's emulated CPU, which takes minutes. Valgrind
+3.19 has no AVX-512: on such a CPU (this VM's znver4) export NUMBA_CPU_NAME and a
+NUMBA_CPU_FEATURES with every +avx512* turned to -avx512*; both processes then use them. It loads
 the kernel without running it, jitcode.py maps the code, and then the preset runs `--runs`
 times: every instruction counted in numba's code belongs to those runs. Instructions outside
 it (numba's dispatcher, the allocator, Python) are not counted.
@@ -44,9 +46,9 @@ def _child(preset: str, runs: int, workdir: Path) -> None:
     from numba import typeof
 
     import flushsim as fs
-    from flushsim.kernels.layout import C_DML_READS
     from flushsim.kernels.sim import simulate_kernel
     from flushsim.run import kernel_inputs
+    from flushsim.schema import C_DML_READS
 
     args = kernel_inputs(fs.presets.get(preset)).args()
     signature = tuple(typeof(a) for a in args)
@@ -99,8 +101,11 @@ def main() -> None:
     import flushsim as fs
 
     fs.simulate(fs.presets.get(args.preset), seconds=1)  # fill numba's cache for the child
-    cpu = ll.get_host_cpu_name()
-    env = {**os.environ, "NUMBA_CPU_NAME": cpu, "NUMBA_CPU_FEATURES": get_host_cpu_features()}
+    # a target set in the environment wins, as it does for the parent's compile above: on a CPU
+    # with AVX-512, which valgrind 3.19 cannot run, set NUMBA_CPU_FEATURES with -avx512*
+    cpu = os.environ.get("NUMBA_CPU_NAME") or ll.get_host_cpu_name()
+    features = os.environ.get("NUMBA_CPU_FEATURES") or get_host_cpu_features()
+    env = {**os.environ, "NUMBA_CPU_NAME": cpu, "NUMBA_CPU_FEATURES": features}
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         out = workdir / "callgrind.out"

@@ -30,8 +30,8 @@ from numbers import Real
 
 import polars as pl
 
-from .kernels.layout import LOG_START_LSN
 from .run import Run
+from .schema import LOG_START_LSN
 
 # Pages written: LRU batches, flush-list batches and user threads' single-page flushes.
 PAGES_FLUSHED_COLUMNS = (

@@ -24,30 +24,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from .kernels import layout
-from .scenario import Scenario, encode
+from . import schema
+from .params import ENGINES, MARIADB
+from .scenario import Scenario
 
-# Columns that are not whole numbers; every other column is an integer count or gauge.
-FLOAT_COLUMNS = frozenset(
-    {
-        "buffer_flush_avg_page_rate",
-        "buffer_flush_lsn_avg_rate",
-        "sim_redo_wait_ms",
-        "sim_free_wait_ms",
-        "rkB_s",
-        "wkB_s",
-        "aqu_sz",
-        "r_await_ms",
-        "w_await_ms",
-        "util_pct",
-        "sim_fsync_latency_ms",
-        "sim_neighbour_wkB_s",
-        "sim_dio_lock_wait_ms",
-        "sim_commit_wait_ms",
-        "sim_trx_latency_p99_ms",
-        "sim_trx_latency_max_ms",
-    }
-)
+FLOAT_COLUMNS = schema.FLOAT_COLUMNS  # (kept here: the name callers import)
 
 KERNELS = ("numba", "reference")
 
@@ -94,16 +75,16 @@ class KernelInputs:
 
 
 def _scatter_for(rows: int) -> int:
-    """The kernel's two row maps, packed (layout.SCATTER_SHIFT): zipf ranks and the hot set.
+    """The kernel's two row maps, packed (schema.SCATTER_SHIFT): zipf ranks and the hot set.
 
     Zipf rank r is row r * prime % rows, a prime multiplier coprime with the row count. The hot
-    set goes through sim.spread_row, a permutation of the next power of two at or above `rows`
+    set goes through workload.spread_row, a permutation of the next power of two at or above `rows`
     (its bits are the low field).
     """
     bits = max(1, (rows - 1).bit_length())
     for p in (1_000_003, 1_000_033, 1_000_037, 1_000_039):
         if rows % p:
-            return (p << layout.SCATTER_SHIFT) | bits
+            return (p << schema.SCATTER_SHIFT) | bits
     raise AssertionError("unreachable: four distinct primes cannot all divide rows")
 
 
@@ -118,14 +99,14 @@ def zipf_cdf(rows: int, theta: float) -> np.ndarray:
 def kernel_inputs(scenario: Scenario) -> KernelInputs:
     """Translate a validated Scenario into kernel arrays (no numba involved)."""
     v = scenario.values
-    knobs = np.zeros(layout.N_KNOBS, dtype=np.float64)
-    for name, idx in layout.KNOB_INDEX.items():
+    knobs = np.zeros(schema.N_KNOBS, dtype=np.float64)
+    for name, idx in schema.KNOB_INDEX.items():
         if name == "engine":
-            knobs[idx] = float(layout.ENGINE_CODES[scenario.engine])
+            knobs[idx] = float(schema.engine_code(scenario.engine))
         elif name in v:
-            knobs[idx] = encode(name, v[name])
+            knobs[idx] = schema.encode(name, v[name])
         else:
-            knobs[idx] = layout.KNOB_FILL[name]
+            knobs[idx] = schema.KNOB_FILL[name]
     rows = int(v["table_rows"])
     table_pages = -(-rows // int(v["rows_per_page"]))
     uses_zipf = v["workload"] == "zipf" or any(
@@ -136,9 +117,9 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
         int(val) for _, _, k, val in scenario.changes if k == "threads"
     ]
     kinds = {
-        "set": layout.TL_SET,
-        "stop_workload": layout.TL_WORKLOAD_STOP,
-        "start_workload": layout.TL_WORKLOAD_START,
+        "set": schema.TL_SET,
+        "stop_workload": schema.TL_WORKLOAD_STOP,
+        "start_workload": schema.TL_WORKLOAD_START,
     }
     ch = scenario.changes
     return KernelInputs(
@@ -151,9 +132,18 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
         scatter=_scatter_for(rows),
         tl_time=np.array([int(round(t * 1e6)) for t, _, _, _ in ch], dtype=np.int64),
         tl_kind=np.array([kinds[a] for _, a, _, _ in ch], dtype=np.int64),
-        tl_knob=np.array([layout.KNOB_INDEX.get(k, -1) for _, _, k, _ in ch], dtype=np.int64),
-        tl_value=np.array([encode(k, val) if k else 0.0 for _, _, k, val in ch], dtype=np.float64),
+        tl_knob=np.array([_knob_slot(k) if k else -1 for _, _, k, _ in ch], dtype=np.int64),
+        tl_value=np.array(
+            [schema.encode(k, val) if k else 0.0 for _, _, k, val in ch], dtype=np.float64
+        ),
     )
+
+
+def _knob_slot(name: str) -> int:
+    """The kernel's slot of a knob a timeline sets (every dynamic knob has one: test_schema)."""
+    if name not in schema.KNOB_INDEX:
+        raise ValueError(f"knob {name!r} cannot change during a run: the kernel has no slot for it")
+    return schema.KNOB_INDEX[name]
 
 
 def latency_quantiles(hist: np.ndarray, q: float) -> np.ndarray:
@@ -183,7 +173,7 @@ def series_frame(out: np.ndarray, hist: np.ndarray, engine: str = "mysql-8.0") -
     """The per-second table of a run, from the kernel's raw arrays."""
     # a copy stored column by column, so that every column below is one contiguous block
     out = np.array(out, dtype=np.float64, order="F")
-    c = layout.COL
+    c = schema.COL
     # the kernel sums microseconds (kernels/io.py _count_io): iostat's units per second
     with np.errstate(invalid="ignore", divide="ignore"):
         for await_col, n_col in (
@@ -198,11 +188,13 @@ def series_frame(out: np.ndarray, hist: np.ndarray, engine: str = "mysql-8.0") -
     counts = np.rint(out).astype(np.int64, order="F")
     data = {
         name: out[:, c[name]] if name in FLOAT_COLUMNS else counts[:, c[name]]
-        for name in layout.COLUMNS
+        for name in schema.COLUMNS
     }
     data["sim_trx_latency_p99_ms"] = latency_quantiles(hist, 0.99)
     data["sim_trx_latency_max_ms"] = latency_quantiles(hist, 1.0)
-    if engine != "mysql-8.0":
+    if engine not in ENGINES:
+        raise ValueError(f"engine {engine!r} is not one of {', '.join(ENGINES)}")
+    if engine in MARIADB:
         for name, common in MARIADB_STATUS.items():
             data[name] = data[common].copy()
     # polars takes a list of Series faster than a dict of arrays: with the column-order copy,

@@ -2,7 +2,7 @@
 
 A Scenario holds only the knobs a user set; every other knob takes its engine default
 (`params.validate`). Knobs are one flat mapping rather than separate Server / Workload /
-Storage dataclasses (DESIGN.md) because the spec in `params.py` already groups them, and a flat
+Storage dataclasses because the spec in `params.py` already groups them, and a flat
 mapping is what `my.cnf`, `SET GLOBAL`, the CLI's `--set` and the explorer's sliders all speak.
 Everything is validated when the Scenario is built, before any numba code runs.
 """
@@ -217,33 +217,6 @@ def _compile_timeline(
             for k, v in changed.items():
                 out.append((ev.at, "set", k, v))
     return tuple(out)
-
-
-def encode(name: str, value: object) -> float:
-    """A knob value as the kernel's float (booleans 0/1, enums by their code)."""
-    from .kernels import layout
-
-    # enums whose kernel code is the value's place in the layout's tuple
-    by_position = {
-        "workload": layout.WORKLOADS,
-        "innodb_flush_method": layout.FLUSH_METHODS,
-        "filesystem": layout.FILESYSTEMS,
-        "innodb_cleaner_lsn_age_factor": layout.LSN_AGE_FACTORS,
-        "device_interface": layout.DEVICE_INTERFACES,
-    }
-    if name in by_position:
-        return float(by_position[name].index(str(value)))
-    if name == "innodb_doublewrite":
-        return float(layout.DOUBLEWRITE[str(value)])
-    if name == "linux_kernel":
-        major, minor = str(value).split(".")
-        return float(int(major) * 100 + int(minor))
-    if name == "version":
-        major, minor, patch = str(value).split(".")
-        return float(int(major) * 10_000 + int(minor) * 100 + int(patch))
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    return float(value)  # type: ignore[arg-type]
 
 
 def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:

@@ -5,7 +5,7 @@ import pytest
 
 import flushsim as fs
 from flushsim import amplification
-from flushsim.kernels.layout import LOG_START_LSN
+from flushsim.schema import LOG_START_LSN
 
 
 @pytest.fixture(scope="module")

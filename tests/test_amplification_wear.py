@@ -9,7 +9,7 @@ import pytest
 
 import flushsim as fs
 from flushsim import amplification, ssd
-from flushsim.kernels.layout import LOG_START_LSN
+from flushsim.schema import LOG_START_LSN
 from flushsim.ssd import TB
 
 

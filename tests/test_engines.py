@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 import flushsim as fs
-from flushsim import cli, params
-from flushsim.kernels import cleaner, layout, reference
+from flushsim import cli, params, schema
+from flushsim.kernels import cleaner, reference
 from flushsim.run import kernel_inputs
 
 MARIADB = ("mariadb-10.6", "mariadb-10.11")
@@ -99,15 +99,15 @@ def test_single_pool_knobs_are_accepted_ignored_and_warned(engine, knob):
     assert sc[knob] == 1
     # the kernel sees one instance and one cleaner
     ki = kernel_inputs(sc)
-    assert ki.knobs[layout.K_INSTANCES] == 1 and ki.knobs[layout.K_CLEANERS] == 1
+    assert ki.knobs[schema.K_INSTANCES] == 1 and ki.knobs[schema.K_CLEANERS] == 1
     with pytest.raises(ValueError, match="out of range"):
         fs.Scenario(engine=engine, knobs={knob: 1000})
 
 
 def test_engine_code_reaches_the_kernel():
-    for engine, code in layout.ENGINE_CODES.items():
+    for engine, code in schema.ENGINE_CODES.items():
         ki = kernel_inputs(fs.Scenario(engine=engine))
-        assert ki.knobs[layout.K_ENGINE] == code
+        assert ki.knobs[schema.K_ENGINE] == code
 
 
 def test_switching_engine_with_replace():
@@ -255,4 +255,4 @@ def test_lsn_age_factor_is_mysql_only_lower_case_and_dynamic():
     # MySQL and MariaDB runs see Oracle's formula
     for engine in params.ENGINES:
         knobs = kernel_inputs(fs.Scenario(engine=engine)).knobs
-        assert knobs[layout.K_LSN_AGE_FACTOR] == layout.LAF_LEGACY
+        assert knobs[schema.K_LSN_AGE_FACTOR] == schema.LAF_LEGACY

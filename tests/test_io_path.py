@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 import flushsim as fs
-from flushsim import devices
+from flushsim import devices, schema
 from flushsim.kernels import io, layout
 from flushsim.run import kernel_inputs
 
@@ -96,20 +96,20 @@ def test_iostat_counts_an_io_where_it_completes_and_its_queue_time_where_it_wait
     knobs = kernel_inputs(fs.Scenario(knobs={"device": "nvme-pcie4"})).knobs
     g = np.zeros(layout.N_G, dtype=np.int64)
     g[layout.G_DEV_BUSY_READ] = 1_150_000
-    out = np.zeros((3, layout.N_COLS))
+    out = np.zeros((3, schema.N_COLS))
     done = io.submit(g, knobs, out, 900_000, 16384, False)
     assert 1_150_000 < done < 2_000_000
-    assert list(out[:, layout.C_R_S]) == [0, 1, 0]
-    assert list(out[:, layout.C_RKB]) == [0, 16, 0]
-    assert out[1, layout.C_R_AWAIT] == done - 900_000
-    assert list(out[:, layout.C_AQU]) == [100_000, done - 1_000_000, 0]
+    assert list(out[:, schema.C_R_S]) == [0, 1, 0]
+    assert list(out[:, schema.C_RKB]) == [0, 16, 0]
+    assert out[1, schema.C_R_AWAIT] == done - 900_000
+    assert list(out[:, schema.C_AQU]) == [100_000, done - 1_000_000, 0]
     service = round(16384 / 6900)  # bandwidth-bound on the 990 PRO profile: 2 us
-    assert list(out[:, layout.C_UTIL]) == [0, service, 0]
+    assert list(out[:, schema.C_UTIL]) == [0, service, 0]
     # an I/O that completes after the run counts nowhere, but its time in flight does
     g[layout.G_DEV_BUSY_READ] = 3_050_000
     late = io.submit(g, knobs, out, 2_999_000, 16384, False)
-    assert late > 3_000_000 and out[:, layout.C_R_S].sum() == 1
-    assert out[2, layout.C_AQU] == 1_000
+    assert late > 3_000_000 and out[:, schema.C_R_S].sum() == 1
+    assert out[2, schema.C_AQU] == 1_000
 
 
 @pytest.mark.parametrize(
@@ -164,7 +164,7 @@ def _fsync_at(interface, write_busy_until, read_busy_until=0, now=1_000_000):
     g = np.zeros(layout.N_G, dtype=np.int64)
     g[layout.G_DEV_BUSY] = write_busy_until
     g[layout.G_DEV_BUSY_READ] = read_busy_until
-    out = np.zeros((5, layout.N_COLS))
+    out = np.zeros((5, schema.N_COLS))
     return io.fsync(g, knobs, out, now, layout.FILE_LOG) - now
 
 
@@ -190,9 +190,9 @@ def test_ext4s_inode_lock_takes_page_writes_one_at_a_time_after_the_reads_before
     # blocked in io_submit until write 1 had the lock, so write 2 waits for that read too.
     knobs = kernel_inputs(fs.presets.get("seed002-ext4-dio")).knobs
     g = np.zeros(layout.N_G, dtype=np.int64)
-    out = np.zeros((3, layout.N_COLS))
+    out = np.zeros((3, schema.N_COLS))
     ring_done = np.zeros(8, dtype=np.int64)
-    page = int(knobs[layout.K_PAGE_SIZE])
+    page = int(knobs[schema.K_PAGE_SIZE])
     busy = io.read_data_page(g, knobs, out, ring_done, 0, page)
     for _ in range(2):
         ring_done[g[layout.G_RING_TAIL]] = io.submit(g, knobs, out, 10, page, True)
@@ -200,7 +200,7 @@ def test_ext4s_inode_lock_takes_page_writes_one_at_a_time_after_the_reads_before
     back = ring_done[0] - 10  # a page write's service and latency
     late = io.read_data_page(g, knobs, out, ring_done, 50, page)
     assert ring_done[0] == busy + back  # write 1 had the lock when the first read was done
-    assert late > busy and out[0, layout.C_DIO_WAIT] == (busy - 50) / 1000
+    assert late > busy and out[0, schema.C_DIO_WAIT] == (busy - 50) / 1000
     # write 2 is not placed yet: it asks when write 1 has the lock, and reads may come first;
     # meanwhile it completes no earlier than that
     assert g[layout.G_LOCK_IDX] == 1 and ring_done[1] < busy + back

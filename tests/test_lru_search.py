@@ -1,9 +1,10 @@
 """User threads' LRU searches in MariaDB 10.6.3, traced on a 600-frame pool.
 
-buf_LRU_get_free_block of the 10.6 generation (sim.get_free_block_mariadb): with the free list
-empty a thread searches the LRU for a clean page while it holds buf_pool.mutex, LRU_SCAN_NS a
-page examined (the last 100 pages at its first iteration, the whole list from the second on),
-and other threads wait for the mutex. Every page is dirty here, so every search fails.
+buf_LRU_get_free_block of the 10.6 generation (free_block_mariadb.get_free_block_mariadb):
+with the free list empty a thread searches the LRU for a clean page while it holds
+buf_pool.mutex, LRU_SCAN_NS a page examined (the last 100 pages at its first iteration, the
+whole list from the second on), and other threads wait for the mutex. Every page is dirty
+here, so every search fails.
 """
 
 import kernel_state
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 import flushsim as fs
+from flushsim import schema
 from flushsim.kernels import layout as L
 from flushsim.kernels import sim
 from flushsim.run import kernel_inputs
@@ -26,11 +28,11 @@ class Pool:
     def __init__(self):
         sc = fs.Scenario(engine="mariadb-10.6", knobs={"version": "10.6.3"})
         self.knobs = kernel_inputs(sc).knobs.copy()
-        self.knobs[L.K_POOL_SIZE] = FRAMES * 16384
+        self.knobs[schema.K_POOL_SIZE] = FRAMES * 16384
         self.fr, self.frl, self.inst, self.page_frame, self.g, self.gf, _ = sim.init_state(
             self.knobs, 1, 4 * FRAMES, 1
         )
-        self.out = np.zeros((10, L.N_COLS))
+        self.out = np.zeros((10, schema.N_COLS))
         self.ring_frame = np.zeros(FRAMES + 1, dtype=np.int32)
         self.ring_done = np.zeros(FRAMES + 1, dtype=np.int64)
         self.times = np.full(2, L.INF_TIME, dtype=np.int64)  # [user thread, page cleaner]
@@ -44,7 +46,7 @@ class Pool:
         return kernel_state.access(self, page, True, t, resume)
 
     def column(self, name):
-        return self.out[:, L.COL[name]].sum()
+        return self.out[:, schema.COL[name]].sum()
 
 
 @pytest.fixture

@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import flushsim as fs
+from flushsim import schema
 from flushsim.kernels import layout as L
-from flushsim.kernels import pool, sim
+from flushsim.kernels import lru_search, pool, sim
 from flushsim.run import kernel_inputs
 
 pytestmark = pytest.mark.kernel
@@ -30,8 +31,8 @@ class Pool:
     def __init__(self, frames):
         ki = kernel_inputs(fs.Scenario())
         self.knobs = ki.knobs.copy()
-        self.knobs[L.K_POOL_SIZE] = frames * 16384
-        self.knobs[L.K_INSTANCES] = 1
+        self.knobs[schema.K_POOL_SIZE] = frames * 16384
+        self.knobs[schema.K_INSTANCES] = 1
         self.fr, self.frl, self.inst, self.page_frame, *_ = sim.init_state(
             self.knobs, 1, 4 * frames, 1
         )
@@ -114,8 +115,8 @@ class Pool:
 
     def scan(self, scan_all):
         expected, itr = self.plain_scan(scan_all)
-        freed, _ = sim.scan_and_free(
-            self.fr, self.frl, self.inst, self.page_frame, self.knobs, 0, scan_all
+        freed, _ = lru_search.scan_and_free(
+            L.Pool(self.fr, self.frl, self.inst, self.page_frame), self.knobs, 0, scan_all
         )
         assert freed == (expected is not None)
         if freed:

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import flushsim as fs
-from flushsim.kernels import cleaner, pool, sim
+from flushsim import schema
+from flushsim.kernels import cleaner, free_block, pool, sim
 from flushsim.kernels import layout as L
 from flushsim.run import kernel_inputs
 
@@ -24,8 +25,8 @@ class Tiny:
     def __init__(self, doublewrite="ON"):
         ki = kernel_inputs(fs.Scenario(knobs={"innodb_doublewrite": doublewrite}))
         self.knobs = ki.knobs.copy()
-        self.knobs[L.K_POOL_SIZE] = 8 * 16384
-        self.knobs[L.K_INSTANCES] = 1
+        self.knobs[schema.K_POOL_SIZE] = 8 * 16384
+        self.knobs[schema.K_INSTANCES] = 1
         (
             self.fr,
             self.frl,
@@ -35,7 +36,7 @@ class Tiny:
             self.gf,
             self.rng,
         ) = sim.init_state(self.knobs, 1, 64, 1)
-        self.out = np.zeros((10, L.N_COLS))
+        self.out = np.zeros((10, schema.N_COLS))
         self.ring_frame = np.zeros(9, dtype=np.int32)
         self.ring_done = np.zeros(9, dtype=np.int64)
         self.times = np.zeros(2, dtype=np.int64)
@@ -96,7 +97,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     # each write promotes its page; the flush list gets them newest first
     assert p.lru() == [14, 15, 13, 20, 17, 16, 12, 11]
     assert p.flush_list() == [14, 15, 13]
-    redo = int(p.knobs[L.K_REDO_PER_CHANGE])
+    redo = int(p.knobs[schema.K_REDO_PER_CHANGE])
     assert [int(p.frl[p.frame(x), L.L_OLDEST]) for x in (13, 15, 14)] == [
         lsn0,
         lsn0 + redo,
@@ -104,13 +105,10 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     ]
     n, _ = cleaner.list_batch(
         p.g,
-        p.fr,
-        p.frl,
-        p.inst,
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
         p.knobs,
         p.out,
-        p.ring_frame,
-        p.ring_done,
+        L.Ring(p.ring_frame, p.ring_done),
         0,
         2,
         cleaner.LSN_MAX,
@@ -125,13 +123,10 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     # a second batch may not start while the first is in flight (buf_flush_start)
     n2, _ = cleaner.list_batch(
         p.g,
-        p.fr,
-        p.frl,
-        p.inst,
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
         p.knobs,
         p.out,
-        p.ring_frame,
-        p.ring_done,
+        L.Ring(p.ring_frame, p.ring_done),
         0,
         8,
         cleaner.LSN_MAX,
@@ -140,13 +135,9 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     assert n2 == 0
     cleaner.complete_writes(
         p.g,
-        p.fr,
-        p.frl,
-        p.inst,
-        p.page_frame,
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
         p.knobs,
-        p.ring_frame,
-        p.ring_done,
+        L.Ring(p.ring_frame, p.ring_done),
         10**9,
     )
     assert p.flush_list() == [14]
@@ -161,8 +152,8 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     p = Tiny()
     for page in range(10, 18):
         p.access(page)
-    ok, t, held = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    ok, t, held = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     # clean tail page 10 is simply evicted, at no I/O cost
     assert ok and t == 1000 and held == L.NIL and p.page_frame[10] == L.NO_PAGE
@@ -170,17 +161,17 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     # make the tail page dirty: the user thread must write it itself
     f = p.frame(11)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
-    ok, t, held = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    ok, t, held = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     # doublewrite write (20 us service + 30 us latency) and fsync (200 us), then the data
     # write (50 us) and its fsync (200 us): 500 us, all on the user thread
     assert ok and t == 1500 and held == f
-    assert p.out[0, L.C_SINGLE] == 1
-    assert p.out[0, L.C_FSYNCS] == 2 and p.out[0, L.C_W_S] == 2
+    assert p.out[0, schema.C_SINGLE] == 1
+    assert p.out[0, schema.C_FSYNCS] == 2 and p.out[0, schema.C_W_S] == 2
     # until then the page stays in the LRU, dirty and io-fixed: no one frees or writes it
     assert p.fr[f, L.F_IO] == L.IO_SINGLE and p.flush_list() == [11] and p.lru()[-1] == 11
-    sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, f)
+    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, f)
     assert p.page_frame[11] == L.NO_PAGE and p.flush_list() == []
     assert p.fr[f, L.F_IO] == L.IO_NONE and p.inst[0, L.I_FREE_LEN] == 2  # with 10's frame
 
@@ -191,14 +182,14 @@ def test_an_update_of_a_page_in_a_single_page_flush_waits_for_it():
         p.access(page)
     f = p.frame(10)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
-    _, done, held = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    _, done, held = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     assert held == f and done == 1500
     # the flushing thread holds the page latched until its I/O is done: an update re-checks
     assert p.access(10, write=True, t=1200) == -1
     assert p.g[L.G_SLEEP] == 1200 + L.SINGLE_FLUSH_POLL_US
-    assert p.out[0, L.C_DML_UPDATES] == 0 and p.frl[f, L.L_OLDEST] == 123
+    assert p.out[0, schema.C_DML_UPDATES] == 0 and p.frl[f, L.L_OLDEST] == 123
     # a read of it goes ahead (the flush's latch lets readers in)
     p.g[L.G_SLEEP] = 0
     assert p.access(10, t=1200) == 1200
@@ -209,8 +200,8 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
     for page in range(10, 18):
         p.access(page)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
-    ok, t, _ = sim.single_page_flush(
-        p.g, p.fr, p.frl, p.inst, p.page_frame, p.knobs, p.out, 0, 1000
+    ok, t, _ = free_block.single_page_flush(
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
     )
     assert ok and t == 1000 + 50 + 200
 
@@ -223,20 +214,20 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     # tail page 10 itself and counts one Innodb_buffer_pool_wait_free
     assert p.access(30, t=1000) == -1
     assert p.inst[0, L.I_TRY_LRU_SCAN] == 0
-    assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SINGLE] == 1
+    assert p.out[0, schema.C_WAIT_FREE] == 1 and p.out[0, schema.C_SINGLE] == 1
     # the search passed all 8 pages (100 ns each: 1 us, rounded up), then the 500 us single-page
     # flush: the thread sleeps until its I/O is done, page 10 still in the pool meanwhile
-    assert p.out[0, L.C_SEARCH_SCANNED] == 8
+    assert p.out[0, schema.C_SEARCH_SCANNED] == 8
     wake, resume = int(p.g[L.G_SLEEP]), int(p.g[L.G_FREE_K])
     assert wake == 1000 + 1 + 500 and resume < 0
     held = int(p.g[L.G_HELD]) - 1
     assert p.fr[held, L.F_PAGE] == 10 and p.fr[held, L.F_IO] == L.IO_SINGLE
     # awake (run_step): the frame is freed, and the next iteration takes it for the read
     # (20 us service + 100 us latency), submitted at the wake: in time order
-    sim.single_flush_done(p.fr, p.frl, p.inst, p.page_frame, p.knobs, held)
+    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, held)
     p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = p.g[L.G_HELD] = 0
     t = kernel_state.access(p, 30, False, wake, resume)
     assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held
-    assert p.out[0, L.C_WAIT_FREE] == 1 and p.out[0, L.C_SEARCH_SCANNED] == 8
+    assert p.out[0, schema.C_WAIT_FREE] == 1 and p.out[0, schema.C_SEARCH_SCANNED] == 8
     assert t == 1000 + 1 + 500 + 120
     assert p.lru()[0] == 30

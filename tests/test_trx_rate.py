@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import flushsim as fs
-from flushsim.kernels.layout import SCATTER_BITS_MASK, SPREAD_KEY
+from flushsim.kernels.layout import SPREAD_KEY
 from flushsim.kernels.reference import spread_row
-from flushsim.kernels.sim import spread_row as spread_row_numba
+from flushsim.kernels.workload import spread_row as spread_row_numba
 from flushsim.run import _scatter_for
+from flushsim.schema import SCATTER_BITS_MASK
 
 # a pool that holds the table: nothing but the schedule limits the rate
 CACHED = {

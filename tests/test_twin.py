@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 import flushsim as fs
-from flushsim.kernels import layout, reference, sim
+from flushsim import schema
+from flushsim.kernels import reference, sim
 from flushsim.run import kernel_inputs
 
 pytestmark = pytest.mark.kernel
@@ -238,7 +239,7 @@ def _both(scenario):
 
 
 def _diff(a, b):
-    cols = [layout.COLUMNS[c] for c in range(a.shape[1]) if not np.array_equal(a[:, c], b[:, c])]
+    cols = [schema.COLUMNS[c] for c in range(a.shape[1]) if not np.array_equal(a[:, c], b[:, c])]
     return cols
 
 
@@ -248,7 +249,7 @@ def test_kernel_equals_twin(name):
     assert _diff(out_a, out_b) == []
     assert np.array_equal(hist_a, hist_b)
     # the scenario really ran transactions
-    assert out_a[:, layout.C_TPS].sum() > 0
+    assert out_a[:, schema.C_TPS].sum() > 0
 
 
 @pytest.mark.parametrize("name", sorted(MARIADB_SCENARIOS))
@@ -256,7 +257,7 @@ def test_kernel_equals_twin_mariadb(name):
     (out_a, hist_a), (out_b, hist_b) = _both_named(name)
     assert _diff(out_a, out_b) == []
     assert np.array_equal(hist_a, hist_b)
-    assert out_a[:, layout.C_TPS].sum() > 0
+    assert out_a[:, schema.C_TPS].sum() > 0
 
 
 def test_mariadb_scenarios_cover_their_paths():
@@ -275,7 +276,7 @@ def test_mariadb_scenarios_cover_their_paths():
             "sim_LRU_mutex_wait_ms",
             "sim_dio_lock_wait_ms",
         ):
-            if out[:, layout.COL[col]].sum() > 0:
+            if out[:, schema.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
         "buffer_LRU_batch_flush_total_pages",
@@ -309,7 +310,7 @@ def test_scenarios_cover_the_flushing_paths():
             "sim_dio_lock_wait_ms",
             "sim_commit_wait_ms",
         ):
-            if out[:, layout.COL[col]].sum() > 0:
+            if out[:, schema.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
         "sim_commit_wait_ms",

@@ -1,21 +1,10 @@
 """MySQL 8.0 page cleaner: LRU batches, adaptive / idle / sync flush-list batches, checkpoints.
 
 Models `buf0flu.cc` of 8.0.30+: `buf_flush_page_coordinator_thread` (one round per call),
-`pc_flush_slot` (per instance: LRU batch, then flush-list batch), `buf_flush_LRU_list_batch`,
-`buf_do_flush_list_batch`, `Adaptive_flush::page_recommendation` with `get_pct_for_dirty` and
-`get_pct_for_lsn`, and `log0files_capacity.cc` for the redo limits (innodb-flushing.md 2.1, 3.1,
-4.1). Doublewrite follows buf0dblwr.cc: the batch path writes innodb_doublewrite_pages pages to
-the doublewrite file, fsyncs it, then issues the data writes; the cleaner thread waits for each
-doublewrite write + fsync before filling the next buffer.
-
-Simplifications:
-- A round is one event: its writes are dispatched at once, spread over the cleaner threads
-  (slot i runs on thread i mod innodb_page_cleaners); it lasts PC_ROUND_BASE_US plus
-  PC_PAGE_US per page plus the doublewrite waits.
-- buf_flush_start refuses a batch while the previous batch of that type in that instance still
-  has writes in flight, which is what makes back-to-back sync rounds follow the device.
-- Checkpoints happen after every round and at every second boundary, at the oldest
-  modification (the flush list is exactly ordered, so no order_lag is subtracted).
+`pc_flush_slot`, `buf_flush_LRU_list_batch`, `buf_do_flush_list_batch`,
+`Adaptive_flush::page_recommendation`, and `log0files_capacity.cc` for the redo limits;
+doublewrite follows buf0dblwr.cc. A round is one event, its writes dispatched at once over the
+cleaner threads. See docs/model.md, section MySQL page cleaner.
 """
 
 from __future__ import annotations
@@ -24,6 +13,11 @@ import math
 
 from numba import njit
 
+from .. import schema as S
+
+# imported by name: hints.columns needs a literal width (numba types a module attribute int64)
+from ..schema import N_COLS
+from . import layout as L
 from .hints import columns, nonneg, prefetch2
 from .io import (
     dio_serialised,
@@ -35,86 +29,6 @@ from .io import (
     ring_stage,
     ring_staged,
     submit,
-)
-from .layout import (
-    C_ADAPTIVE,
-    C_AVG_LSN,
-    C_AVG_PAGE,
-    C_BACKGROUND,
-    C_BATCH,
-    C_DBLWR_PAGES,
-    C_DBLWR_WRITES,
-    C_LRU_EVICT,
-    C_LRU_FLUSH,
-    C_LRU_SCANNED,
-    C_N_REQ,
-    C_PC_ROUNDS,
-    C_PCT_DIRTY,
-    C_PCT_LSN,
-    C_SYNC,
-    F_FPREV,
-    F_IO,
-    F_LRU,
-    F_PREV,
-    FILE_DBLWR,
-    G_ACTIVITY,
-    G_AF_INIT,
-    G_AF_N_ITER,
-    G_AF_PREV_LSN,
-    G_AF_PREV_TIME,
-    G_AF_SUM_PAGES,
-    G_CKPT,
-    G_DEV_BUSY,
-    G_LSN,
-    G_PC_ACTIVE,
-    G_PC_EVENT,
-    G_PC_LAST_ACTIVITY,
-    G_PC_LAST_PAGES,
-    G_PC_LOOP_START,
-    G_PC_N_FLUSHED,
-    G_PC_ROUND_END,
-    G_PC_SYNC,
-    GF_LSN_AVG_RATE,
-    GF_PAGE_AVG_RATE,
-    I_FL_LEN,
-    I_FL_TAIL,
-    I_FREE_LEN,
-    I_LRU_LEN,
-    I_LRU_TAIL,
-    I_PEND_DONE,
-    I_PEND_LIST,
-    I_PEND_LRU,
-    I_SIZE,
-    I_TRY_LRU_SCAN,
-    IO_LIST,
-    IO_LRU,
-    IO_MA_LRU,
-    IO_NONE,
-    K_ADAPTIVE,
-    K_ADAPTIVE_LWM,
-    K_AVG_LOOPS,
-    K_CLEANERS,
-    K_DBLWR,
-    K_DBLWR_PAGES,
-    K_DIRTY_LWM,
-    K_FLUSH_SYNC,
-    K_IDLE_PCT,
-    K_IOC,
-    K_IOC_MAX,
-    K_LRU_DEPTH,
-    K_LSN_AGE_FACTOR,
-    K_MAX_DIRTY,
-    K_OLD_PCT,
-    K_PAGE_SIZE,
-    K_REDO_CAP,
-    K_THREAD_CONC,
-    L_IO_LATCH,
-    L_OLDEST,
-    LAF_HIGH_CHECKPOINT,
-    N_COLS,
-    ON_FREE,
-    PC_PAGE_US,
-    PC_ROUND_BASE_US,
 )
 from .pool import (
     evict,
@@ -135,17 +49,17 @@ def redo_limits(knobs):
     Returns (soft capacity, max_modified_age_async, max_modified_age_sync,
     limit_for_free_check, limit_for_dirty_page_age, concurrency margin).
     """
-    cap = int(knobs[K_REDO_CAP])
-    page = int(knobs[K_PAGE_SIZE])
+    cap = int(knobs[S.K_REDO_CAP])
+    page = int(knobs[S.K_PAGE_SIZE])
     file_size = cap // 32
     hard = cap * 30 // 32 - (31 * 2048 + 2 * 65536) - (file_size + 9) // 10
     hard = hard // 512 * 512
     soft = hard * 95 // 100  # LOG_EXTRA_WRITER_MARGIN_PCT = 5
     age_async = soft - soft // 8
     age_sync = soft - soft // 16
-    conc = int(knobs[K_THREAD_CONC])
+    conc = int(knobs[S.K_THREAD_CONC])
     # Free-check margin: 4 pages of redo per thread (+10 background threads), plus 5 % of the
-    # soft capacity, at most half of it (innodb-flushing.md 2.1; approximate).
+    # soft capacity, at most half of it (docs/model.md, section Redo; approximate).
     margin = 4 * page * (conc + 10) + 4096 + soft * 5 // 100
     margin = min(margin, soft // 2)
     return soft, age_async, age_sync, soft - margin, age_async - margin, margin
@@ -155,33 +69,36 @@ def redo_limits(knobs):
 def checkpoint(g, frl, inst):
     """Advance the checkpoint to the oldest modification (or the current LSN if all clean)."""
     oldest = oldest_modification(frl, inst)
-    ck = oldest if oldest > 0 else g[G_LSN]
-    if ck > g[G_CKPT]:
-        g[G_CKPT] = ck
+    ck = oldest if oldest > 0 else g[L.G_LSN]
+    if ck > g[L.G_CKPT]:
+        g[L.G_CKPT] = ck
 
 
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
-def write_complete(fr, frl, inst, page_frame, knobs, f):
+def write_complete(pool, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
+    fr, frl, inst, page_frame = pool
     f = nonneg(f)
-    size = nonneg(inst[0, I_SIZE])
+    size = nonneg(inst[0, L.I_SIZE])
     i = f // size
-    kind = fr[f, F_IO]
-    fr[f, F_IO] = IO_NONE
+    kind = fr[f, L.F_IO]
+    fr[f, L.F_IO] = L.IO_NONE
     flush_list_remove(fr, frl, inst, i, f)
-    if kind == IO_LRU:
-        inst[i, I_PEND_LRU] -= 1
-        if fr[f, F_LRU] != ON_FREE:
-            evict(fr, inst, page_frame, i, f, old_ratio(knobs[K_OLD_PCT]))
-    elif kind == IO_MA_LRU:
-        inst[i, I_PEND_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
+    if kind == L.IO_LRU:
+        inst[i, L.I_PEND_LRU] -= 1
+        if fr[f, L.F_LRU] != L.ON_FREE:
+            evict(fr, inst, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
+    elif kind == L.IO_MA_LRU:
+        inst[i, L.I_PEND_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
     else:
-        inst[i, I_PEND_LIST] -= 1
+        inst[i, L.I_PEND_LIST] -= 1
 
 
 @njit(cache=True, _nrt=False)
-def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, t):
+def complete_writes(g, pool, knobs, ring, t):
     """Apply every write completion due by time t (us)."""
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     t = nonneg(t)
     if dio_serialised(knobs):
@@ -192,22 +109,24 @@ def complete_writes(g, fr, frl, inst, page_frame, knobs, ring_frame, ring_done, 
         if d < 0 or d > t:
             return
         f = ring_pop(g, ring_frame)
-        write_complete(fr, frl, inst, page_frame, knobs, f)
+        write_complete(pool, knobs, f)
 
 
 @njit(cache=True, _nrt=False)
-def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t):
+def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     """Write the n frames staged in the ring (all of instance i) through the doublewrite buffer.
 
     Returns the time the dispatching thread is free again (us).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     i = nonneg(i)
     t = nonneg(t)
-    page = int(knobs[K_PAGE_SIZE])
-    dblwr = int(knobs[K_DBLWR])
-    chunk = int(knobs[K_DBLWR_PAGES])
+    page = int(knobs[S.K_PAGE_SIZE])
+    dblwr = int(knobs[S.K_DBLWR])
+    chunk = int(knobs[S.K_DBLWR_PAGES])
     s = t // 1_000_000
     cursor = t
     k = 0
@@ -218,113 +137,117 @@ def dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, n, i, kind, t)
         # writing it. Batches are dispatched whole, ahead of the clock, and queue one behind
         # another in the write FIFO (other page cleaners', or this thread's earlier chunks): a
         # chunk is latched when the FIFO reaches it, not when its batch was chosen.
-        latch = max(cursor, g[G_DEV_BUSY])
+        latch = max(cursor, g[L.G_DEV_BUSY])
         if dblwr == 1:
             # one sequential write of the whole buffer, then fsync of the doublewrite file
             d = submit(g, knobs, out, cursor, m * page, True)
-            start = fsync(g, knobs, out, d, FILE_DBLWR)
+            start = fsync(g, knobs, out, d, L.FILE_DBLWR)
             if s < out.shape[0]:
-                out[s, C_DBLWR_PAGES] += m
-                out[s, C_DBLWR_WRITES] += 1
+                out[s, S.C_DBLWR_PAGES] += m
+                out[s, S.C_DBLWR_WRITES] += 1
         elif dblwr == 2:
             # DETECT_ONLY: page metadata only (one small write), then fsync
             d = submit(g, knobs, out, cursor, 4096, True)
-            start = fsync(g, knobs, out, d, FILE_DBLWR)
+            start = fsync(g, knobs, out, d, L.FILE_DBLWR)
             if s < out.shape[0]:
-                out[s, C_DBLWR_PAGES] += m
-                out[s, C_DBLWR_WRITES] += 1
+                out[s, S.C_DBLWR_PAGES] += m
+                out[s, S.C_DBLWR_WRITES] += 1
         last = start
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
             done = submit(g, knobs, out, start, page, True)
-            frl[f, L_IO_LATCH] = latch
+            frl[f, L.L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
-        if last > inst[i, I_PEND_DONE]:
-            inst[i, I_PEND_DONE] = last
-        if kind == IO_LRU or kind == IO_MA_LRU:
-            inst[i, I_PEND_LRU] += m
+        if last > inst[i, L.I_PEND_DONE]:
+            inst[i, L.I_PEND_DONE] = last
+        if kind == L.IO_LRU or kind == L.IO_MA_LRU:
+            inst[i, L.I_PEND_LRU] += m
         else:
-            inst[i, I_PEND_LIST] += m
+            inst[i, L.I_PEND_LIST] += m
         cursor = start if dblwr != 0 else cursor
         k += m
-    return cursor + PC_PAGE_US * n
+    return cursor + L.PC_PAGE_US * n
 
 
 @njit(cache=True, _nrt=False)
-def lru_batch(g, fr, frl, inst, page_frame, knobs, out, ring_frame, ring_done, i, t):
+def lru_batch(g, pool, knobs, out, ring, i, t):
     """buf_flush_LRU_list for instance i: evict clean tail pages, write dirty ones.
 
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
     Returns (pages written, pages evicted, time the thread is free again).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     columns(out, N_COLS)
     i = nonneg(i)
     t = nonneg(t)
-    if inst[i, I_PEND_LRU] > 0:
+    if inst[i, L.I_PEND_LRU] > 0:
         return 0, 0, t  # buf_flush_start: the previous LRU batch is still being written
-    depth = int(knobs[K_LRU_DEPTH])
-    scan_depth = min(depth, inst[i, I_LRU_LEN])
-    ratio = old_ratio(knobs[K_OLD_PCT])
+    depth = int(knobs[S.K_LRU_DEPTH])
+    scan_depth = min(depth, inst[i, L.I_LRU_LEN])
+    ratio = old_ratio(knobs[S.K_OLD_PCT])
     count = 0
     evicted = 0
     scanned = 0
-    f = inst[i, I_LRU_TAIL]
+    f = inst[i, L.I_LRU_TAIL]
     while (
         f >= 0
         and count + evicted < scan_depth
-        and inst[i, I_FREE_LEN] < depth
-        and inst[i, I_LRU_LEN] > 256
+        and inst[i, L.I_FREE_LEN] < depth
+        and inst[i, L.I_LRU_LEN] > 256
     ):
-        prev = fr[f, F_PREV]
+        prev = fr[f, L.F_PREV]
         # the next step reads prev's frame: start fetching it while this one is handled
-        prefetch2(fr, prev, F_PREV)
-        prefetch2(fr, prev, F_IO)
-        prefetch2(frl, prev, L_OLDEST)
+        prefetch2(fr, prev, L.F_PREV)
+        prefetch2(fr, prev, L.F_IO)
+        prefetch2(frl, prev, L.L_OLDEST)
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
             evicted += 1
-        elif fr[f, F_IO] == IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
-            fr[f, F_IO] = IO_LRU
+        elif fr[f, L.F_IO] == L.IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
+            fr[f, L.F_IO] = L.IO_LRU
             ring_stage(g, ring_frame, count, f)
             count += 1
         scanned += 1
         f = prev
     free_at = t
     if count > 0:
-        free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, i, IO_LRU, t)
-    inst[i, I_TRY_LRU_SCAN] = 1  # batch end: user threads may scan the LRU again
+        free_at = dispatch(g, pool, knobs, out, ring, count, i, L.IO_LRU, t)
+    inst[i, L.I_TRY_LRU_SCAN] = 1  # batch end: user threads may scan the LRU again
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_LRU_EVICT] += evicted
-        out[s, C_LRU_SCANNED] += scanned
+        out[s, S.C_LRU_EVICT] += evicted
+        out[s, S.C_LRU_SCANNED] += scanned
     return count, evicted, free_at
 
 
 @njit(cache=True, _nrt=False)
-def list_batch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, i, n, lsn_limit, t):
+def list_batch(g, pool, knobs, out, ring, i, n, lsn_limit, t):
     """buf_do_flush_list_batch: write up to n pages from the flush-list tail below lsn_limit.
 
     Returns (pages written, time the thread is free again).
     """
-    if n <= 0 or inst[i, I_PEND_LIST] > 0:
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
+    if n <= 0 or inst[i, L.I_PEND_LIST] > 0:
         return 0, t
     count = 0
-    f = inst[i, I_FL_TAIL]
-    while f >= 0 and count < n and frl[f, L_OLDEST] < lsn_limit:
-        prev = fr[f, F_FPREV]
-        if fr[f, F_IO] == IO_NONE:
-            fr[f, F_IO] = IO_LIST
+    f = inst[i, L.I_FL_TAIL]
+    while f >= 0 and count < n and frl[f, L.L_OLDEST] < lsn_limit:
+        prev = fr[f, L.F_FPREV]
+        if fr[f, L.F_IO] == L.IO_NONE:
+            fr[f, L.F_IO] = L.IO_LIST
             ring_stage(g, ring_frame, count, f)
             count += 1
         f = prev
     if count == 0:
         return 0, t
-    free_at = dispatch(g, fr, frl, inst, knobs, out, ring_frame, ring_done, count, i, IO_LIST, t)
+    free_at = dispatch(g, pool, knobs, out, ring, count, i, L.IO_LIST, t)
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_BATCH] += count
+        out[s, S.C_BATCH] += count
     return count, free_at
 
 
@@ -334,13 +257,13 @@ def pct_for_dirty(inst, knobs):
     fl = 0
     rest = 1
     for i in range(inst.shape[0]):
-        fl += inst[i, I_FL_LEN]
-        rest += inst[i, I_LRU_LEN] + inst[i, I_FREE_LEN]
+        fl += inst[i, L.I_FL_LEN]
+        rest += inst[i, L.I_LRU_LEN] + inst[i, L.I_FREE_LEN]
     dirty_pct = (fl * 100) / rest
     if dirty_pct == 0.0:
         return 0
-    lwm = knobs[K_DIRTY_LWM]
-    max_dirty = knobs[K_MAX_DIRTY]
+    lwm = knobs[S.K_DIRTY_LWM]
+    max_dirty = knobs[S.K_MAX_DIRTY]
     if lwm == 0.0:
         if dirty_pct >= max_dirty:
             return 100
@@ -357,54 +280,57 @@ def pct_for_lsn(knobs, age):
     age^2.5 / 700.5 instead: equal at an age factor of 93.4 (700.5 / 7.5), less below, more above.
     """
     _, _, _, free_check, dirty_age, _ = redo_limits(knobs)
-    af_lwm = int(knobs[K_ADAPTIVE_LWM] * free_check / 100)
+    af_lwm = int(knobs[S.K_ADAPTIVE_LWM] * free_check / 100)
     if age < af_lwm:
         return 0
-    if age < dirty_age and knobs[K_ADAPTIVE] == 0:
+    if age < dirty_age and knobs[S.K_ADAPTIVE] == 0:
         return 0
     factor = (age * 100.0) / dirty_age
-    ratio = int(knobs[K_IOC_MAX]) // int(knobs[K_IOC])
-    if knobs[K_LSN_AGE_FACTOR] == LAF_HIGH_CHECKPOINT:
+    ratio = int(knobs[S.K_IOC_MAX]) // int(knobs[S.K_IOC])
+    if knobs[S.K_LSN_AGE_FACTOR] == S.LAF_HIGH_CHECKPOINT:
         return int((ratio * (factor * factor * math.sqrt(factor))) / 700.5)
     return int((ratio * (factor * math.sqrt(factor))) / 7.5)
 
 
 @njit(cache=True, _nrt=False)
-def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, sync, lsn_limit, t):
+def page_recommendation(g, gf, pool, knobs, out, slots, last_pages, sync, lsn_limit, t):
     """Adaptive_flush::page_recommendation: pages to flush this round, per instance in `slots`.
 
     Returns the total number of pages requested.
     """
+    fr, frl, inst, page_frame = pool
     n_inst = inst.shape[0]
     for i in range(n_inst):
         slots[i] = 0
-    cur_lsn = g[G_LSN]
-    if g[G_AF_INIT] == 0:
-        g[G_AF_INIT] = 1
-        g[G_AF_PREV_LSN] = cur_lsn
-        g[G_AF_PREV_TIME] = t
+    cur_lsn = g[L.G_LSN]
+    if g[L.G_AF_INIT] == 0:
+        g[L.G_AF_INIT] = 1
+        g[L.G_AF_PREV_LSN] = cur_lsn
+        g[L.G_AF_PREV_TIME] = t
         return 0
-    skip = g[G_AF_PREV_LSN] == cur_lsn and not sync
-    g[G_AF_N_ITER] += 1
-    g[G_AF_SUM_PAGES] += last_pages
-    elapsed = max(1, (t - g[G_AF_PREV_TIME]) // 1_000_000)
-    loops = int(knobs[K_AVG_LOOPS])
-    if g[G_AF_N_ITER] >= loops or elapsed >= loops:
-        gf[GF_PAGE_AVG_RATE] = float(int((g[G_AF_SUM_PAGES] / elapsed + gf[GF_PAGE_AVG_RATE]) / 2))
-        lsn_rate = (cur_lsn - g[G_AF_PREV_LSN]) // elapsed
-        gf[GF_LSN_AVG_RATE] = float((int(gf[GF_LSN_AVG_RATE]) + lsn_rate) // 2)
-        g[G_AF_N_ITER] = 0
-        g[G_AF_SUM_PAGES] = 0
-        g[G_AF_PREV_LSN] = cur_lsn
-        g[G_AF_PREV_TIME] = t
+    skip = g[L.G_AF_PREV_LSN] == cur_lsn and not sync
+    g[L.G_AF_N_ITER] += 1
+    g[L.G_AF_SUM_PAGES] += last_pages
+    elapsed = max(1, (t - g[L.G_AF_PREV_TIME]) // 1_000_000)
+    loops = int(knobs[S.K_AVG_LOOPS])
+    if g[L.G_AF_N_ITER] >= loops or elapsed >= loops:
+        gf[L.GF_PAGE_AVG_RATE] = float(
+            int((g[L.G_AF_SUM_PAGES] / elapsed + gf[L.GF_PAGE_AVG_RATE]) / 2)
+        )
+        lsn_rate = (cur_lsn - g[L.G_AF_PREV_LSN]) // elapsed
+        gf[L.GF_LSN_AVG_RATE] = float((int(gf[L.GF_LSN_AVG_RATE]) + lsn_rate) // 2)
+        g[L.G_AF_N_ITER] = 0
+        g[L.G_AF_SUM_PAGES] = 0
+        g[L.G_AF_PREV_LSN] = cur_lsn
+        g[L.G_AF_PREV_TIME] = t
     oldest = oldest_modification(frl, inst)
     age = cur_lsn - oldest if oldest > 0 else 0
     p_dirty = pct_for_dirty(inst, knobs)
     p_lsn = pct_for_lsn(knobs, age)
     p_total = max(p_dirty, p_lsn)
-    ioc = int(knobs[K_IOC])
-    iocmax = int(knobs[K_IOC_MAX])
-    lsn_avg = int(gf[GF_LSN_AVG_RATE])
+    ioc = int(knobs[S.K_IOC])
+    iocmax = int(knobs[S.K_IOC_MAX])
+    lsn_avg = int(gf[L.GF_LSN_AVG_RATE])
     if sync:
         target = lsn_limit
         sf = 1
@@ -416,10 +342,10 @@ def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, syn
     total = 0
     for i in range(n_inst):
         c = 0
-        f = inst[i, I_FL_TAIL]
-        while f >= 0 and c < cap and frl[f, L_OLDEST] <= target:
+        f = inst[i, L.I_FL_TAIL]
+        while f >= 0 and c < cap and frl[f, L.L_OLDEST] <= target:
             c += 1
-            f = fr[f, F_FPREV]
+            f = fr[f, L.F_FPREV]
         slots[i] = c // sf + 1
         total += c
     s_all = max(1, total // sf)
@@ -427,7 +353,7 @@ def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, syn
     if sync:
         n = max(pages_for_lsn, ioc)
     else:
-        n = min((ioc * p_total // 100 + int(gf[GF_PAGE_AVG_RATE]) + pages_for_lsn) // 3, iocmax)
+        n = min((ioc * p_total // 100 + int(gf[L.GF_PAGE_AVG_RATE]) + pages_for_lsn) // 3, iocmax)
     if skip:
         n = 0
     for i in range(n_inst):
@@ -439,11 +365,11 @@ def page_recommendation(g, gf, fr, frl, inst, knobs, out, slots, last_pages, syn
             slots[i] = n // n_inst + 1
     s = t // 1_000_000
     if s < out.shape[0]:
-        out[s, C_N_REQ] = n
-        out[s, C_PCT_DIRTY] = p_dirty
-        out[s, C_PCT_LSN] = p_lsn
-        out[s, C_AVG_PAGE] = gf[GF_PAGE_AVG_RATE]
-        out[s, C_AVG_LSN] = gf[GF_LSN_AVG_RATE]
+        out[s, S.C_N_REQ] = n
+        out[s, S.C_PCT_DIRTY] = p_dirty
+        out[s, S.C_PCT_LSN] = p_lsn
+        out[s, S.C_AVG_PAGE] = gf[L.GF_PAGE_AVG_RATE]
+        out[s, S.C_AVG_LSN] = gf[L.GF_LSN_AVG_RATE]
     return n
 
 
@@ -454,7 +380,7 @@ def sync_flush_lsn(g, frl, inst, knobs):
     if oldest == 0:
         return 0
     _, _, age_sync, _, _, margin = redo_limits(knobs)
-    lsn = g[G_LSN]
+    lsn = g[L.G_LSN]
     if lsn + margin - oldest <= age_sync:
         return 0
     up_to = min(lsn + margin - age_sync, lsn)
@@ -464,88 +390,54 @@ def sync_flush_lsn(g, frl, inst, knobs):
 
 
 @njit(cache=True, _nrt=False)
-def page_cleaner_round(
-    g,
-    gf,
-    fr,
-    frl,
-    inst,
-    page_frame,
-    knobs,
-    out,
-    ring_frame,
-    ring_done,
-    slots,
-    clocks,
-    t,
-):
+def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
     """One iteration of buf_flush_page_coordinator_thread at time t (us).
 
     Returns the time of the next iteration (us).
     """
+    fr, frl, inst, page_frame = pool
+    ring_frame, ring_done = ring
+    slots, clocks = cleaners
     n_inst = inst.shape[0]
-    timed_out = t >= g[G_PC_LOOP_START] + 1_000_000
+    timed_out = t >= g[L.G_PC_LOOP_START] + 1_000_000
     if timed_out:
-        g[G_PC_LOOP_START] = t
-        g[G_PC_ACTIVE] = 1 if g[G_ACTIVITY] != g[G_PC_LAST_ACTIVITY] else 0
-        g[G_PC_LAST_ACTIVITY] = g[G_ACTIVITY]
-    g[G_PC_EVENT] = 0
+        g[L.G_PC_LOOP_START] = t
+        g[L.G_PC_ACTIVE] = 1 if g[L.G_ACTIVITY] != g[L.G_PC_LAST_ACTIVITY] else 0
+        g[L.G_PC_LAST_ACTIVITY] = g[L.G_ACTIVITY]
+    g[L.G_PC_EVENT] = 0
     lsn_limit = LSN_MAX
     sync = False
-    if knobs[K_FLUSH_SYNC] != 0:
+    if knobs[S.K_FLUSH_SYNC] != 0:
         up_to = sync_flush_lsn(g, frl, inst, knobs)
         if up_to != 0:
             sync = True
-            lsn_limit = up_to + int(gf[GF_LSN_AVG_RATE]) * 3
-    n_threads = min(int(knobs[K_CLEANERS]), n_inst)
+            lsn_limit = up_to + int(gf[L.GF_LSN_AVG_RATE]) * 3
+    n_threads = min(int(knobs[S.K_CLEANERS]), n_inst)
     for j in range(n_threads):
         clocks[j] = t
     n_lru = 0
     n_list = 0
     s = t // 1_000_000
-    if sync or g[G_PC_ACTIVE] == 1:
+    if sync or g[L.G_PC_ACTIVE] == 1:
         n = 0
         if sync:
             n = page_recommendation(
-                g, gf, fr, frl, inst, knobs, out, slots, g[G_PC_LAST_PAGES], True, lsn_limit, t
+                g, gf, pool, knobs, out, slots, g[L.G_PC_LAST_PAGES], True, lsn_limit, t
             )
         elif timed_out:
             n = page_recommendation(
-                g, gf, fr, frl, inst, knobs, out, slots, g[G_PC_LAST_PAGES], False, LSN_MAX, t
+                g, gf, pool, knobs, out, slots, g[L.G_PC_LAST_PAGES], False, LSN_MAX, t
             )
         if n == 0:
             for i in range(n_inst):
                 slots[i] = 0
         for i in range(n_inst):
             j = i % n_threads
-            flushed, _, free_at = lru_batch(
-                g,
-                fr,
-                frl,
-                inst,
-                page_frame,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                i,
-                clocks[j],
-            )
+            flushed, _, free_at = lru_batch(g, pool, knobs, out, ring, i, clocks[j])
             n_lru += flushed
             clocks[j] = free_at
             flushed, free_at = list_batch(
-                g,
-                fr,
-                frl,
-                inst,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                i,
-                slots[i],
-                lsn_limit if sync else LSN_MAX,
-                clocks[j],
+                g, pool, knobs, out, ring, i, slots[i], lsn_limit if sync else LSN_MAX, clocks[j]
             )
             n_list += flushed
             clocks[j] = free_at
@@ -553,45 +445,32 @@ def page_cleaner_round(
         # LRU pages as LRU-batch pages and list pages as adaptive ones.
         if s < out.shape[0]:
             if sync:
-                out[s, C_SYNC] += n_lru + n_list
+                out[s, S.C_SYNC] += n_lru + n_list
             else:
-                out[s, C_LRU_FLUSH] += n_lru
-                out[s, C_ADAPTIVE] += n_list
+                out[s, S.C_LRU_FLUSH] += n_lru
+                out[s, S.C_ADAPTIVE] += n_list
         if timed_out:
-            g[G_PC_LAST_PAGES] = n_list
-    elif timed_out and knobs[K_IDLE_PCT] > 0:
+            g[L.G_PC_LAST_PAGES] = n_list
+    elif timed_out and knobs[S.K_IDLE_PCT] > 0:
         # Idle flushing: flush list only, innodb_io_capacity * idle_pct spread over instances.
-        n_idle = int(knobs[K_IOC] * (knobs[K_IDLE_PCT] / 100.0))
+        n_idle = int(knobs[S.K_IOC] * (knobs[S.K_IDLE_PCT] / 100.0))
         per = (n_idle + n_inst - 1) // n_inst
         for i in range(n_inst):
             j = i % n_threads
-            flushed, free_at = list_batch(
-                g,
-                fr,
-                frl,
-                inst,
-                knobs,
-                out,
-                ring_frame,
-                ring_done,
-                i,
-                per,
-                LSN_MAX,
-                clocks[j],
-            )
+            flushed, free_at = list_batch(g, pool, knobs, out, ring, i, per, LSN_MAX, clocks[j])
             n_list += flushed
             clocks[j] = free_at
         if s < out.shape[0]:
-            out[s, C_BACKGROUND] += n_list
-    g[G_PC_N_FLUSHED] = n_lru + n_list
-    g[G_PC_SYNC] = 1 if sync else 0
+            out[s, S.C_BACKGROUND] += n_list
+    g[L.G_PC_N_FLUSHED] = n_lru + n_list
+    g[L.G_PC_SYNC] = 1 if sync else 0
     if s < out.shape[0]:
-        out[s, C_PC_ROUNDS] += 1
-    end = t + PC_ROUND_BASE_US
+        out[s, S.C_PC_ROUNDS] += 1
+    end = t + L.PC_ROUND_BASE_US
     for j in range(n_threads):
-        if clocks[j] + PC_ROUND_BASE_US > end:
-            end = clocks[j] + PC_ROUND_BASE_US
-    g[G_PC_ROUND_END] = end
+        if clocks[j] + L.PC_ROUND_BASE_US > end:
+            end = clocks[j] + L.PC_ROUND_BASE_US
+    g[L.G_PC_ROUND_END] = end
     checkpoint(g, frl, inst)
     if sync:
         # Back to back; when nothing could start, wait for the oldest write in flight.
@@ -600,5 +479,5 @@ def page_cleaner_round(
             if d > end:
                 return d
         return end
-    wake = g[G_PC_LOOP_START] + 1_000_000
+    wake = g[L.G_PC_LOOP_START] + 1_000_000
     return max(end, wake)

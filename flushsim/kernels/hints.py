@@ -1,22 +1,10 @@
 """Hints for the numba kernel's compiler: no effect on any number, only on the code LLVM makes.
 
-`prefetch1(a, i)` and `prefetch2(a, i, j)` emit LLVM's llvm.prefetch (read, high locality) for
-the address of a[i] / a[i, j]. A prefetch never faults, so an index past the array (NO_PAGE,
-NIL) is harmless.
-
-`nonneg(x)` returns x and tells LLVM it is not negative; `columns(a, n)` tells LLVM the 2-D
-array a has n columns. Numba adds `index + size if index < 0` to every array access and sign
-fixes to every `//` and `%`, and multiplies a row index by the column count it loads from the
-array: the hot functions state at their top that their times, frames and instances are not
-negative and what their tables' widths are, and LLVM drops that work. The default preset ran
-868 -> 728 million instructions a run (benchmarks/instructions.py), its series unchanged.
-A hint can also let LLVM rewrite a loop into a call numba cannot link: `nonneg(t)` in
-sim.get_free_block_mariadb made it emit __udivti3, and the first compile aborted ("LLVM ERROR:
-Symbol not found"). Any compile of a preset shows it, so add a hint, then run one.
-
-The pure-Python twin has no counterpart: there is nothing to mirror. With NUMBA_DISABLE_JIT=1
-(the kernel run as Python, as the no-JIT test leg does) the hints do nothing (nonneg returns
-x): an intrinsic cannot run outside compiled code.
+`prefetch1`/`prefetch2` emit llvm.prefetch for a[i] / a[i, j] (never faults); `nonneg(x)` tells
+LLVM x is not negative and `columns(a, n)` that a has n columns, so it drops numba's
+negative-index wrap and row-stride loads. Under NUMBA_DISABLE_JIT the hints do nothing.
+A hint can make LLVM emit a call numba cannot link (__udivti3): compile a preset after adding
+one. See docs/development.md, section Compiler hints.
 """
 
 from __future__ import annotations
@@ -118,7 +106,8 @@ def columns(typingctx, arr, n):
     Indexing then multiplies a row by that constant (a shift and an add) instead of by the
     column count loaded from the array, and the count need not be kept in a register. A wrong
     n is undefined behaviour: the tables are made with these widths (sim.init_state,
-    sim.simulate_kernel) and nowhere else.
+    sim.simulate_kernel) and nowhere else. n must be a literal: import the width by name
+    (`from .layout import N_TH`); numba types a module attribute (`L.N_TH`) as a plain int64.
     """
     if not (isinstance(arr, types.Array) and arr.ndim == 2 and isinstance(n, types.IntegerLiteral)):
         return None

@@ -1,162 +1,27 @@
 """The device: read and write FIFOs, fsyncs, the redo log and the write-completion ring.
 
-Simplifications (the storage issue refines them; keep this module replaceable):
-- Each I/O occupies the device for max(1/iops, bytes/bandwidth), with the rate of its direction
-  (device_read_iops and device_read_bandwidth_mb_s for a read, the write pair for a write), and
-  completes a fixed latency after its service ends. Reads and writes have their own FIFO; a
-  read takes device time from the writes (they are pushed back) but never waits behind queued
-  writes, as on an NVMe device with separate submission queues. The page cleaner dispatches a
-  whole batch at once, partly ahead of the clock, and a single FIFO would make reads wait for
-  writes that in reality would not have been submitted yet. So a second of R reads and W
-  writes needs R/device_read_iops + W/device_write_iops of the device's time (pages bound by
-  bandwidth instead take their bytes at the direction's bandwidth).
-- An fsync is issued after the write it makes durable has completed and takes
-  device_fsync_latency_us (the drive's cache flush); it does not occupy the queue. On an NVMe
-  drive (device_interface = nvme) it does not wait for other files' queued writes (O_DIRECT
-  data files): NVMe queues a Flush like any command. On SATA (device_interface = sata) FLUSH
-  CACHE is not an NCQ command, so it starts once the commands in flight at the drive are done
-  (`sata_flush_start`): the head of the read and write FIFOs, at most NCQ_DEPTH (32) page
-  writes' worth. A page-cleaner batch is dispatched ahead of the clock, so a flush can wait
-  for a write that would not yet have been sent; the 32-command cap bounds that. What the
-  flush then writes from the drive's volatile cache is in device_fsync_latency_us, whatever
-  the amount.
-- iostat: an I/O, its bytes and its await count in the second it completes, as Linux counts
-  them (blk_account_io_done adds a request to the completed count and its time to the await
-  sum; sectors at completion too), so a batch dispatched ahead of the clock shows in the
-  seconds the device writes it. aqu_sz is the mean number in flight over the second (iostat's
-  definition: each I/O's time in flight is shared among the seconds it spans; kernels from 5.0
-  add the whole time at completion instead) and util_pct the device time used in the second.
-  A page write delayed by ext4's inode lock (below) counts at the completion it had before
-  the lock moved it: that wait is not block-layer time.
-- Because write service starts are monotone and the write latency is fixed, asynchronous writes
-  complete in submission order, so their completions sit in a FIFO ring.
-
-The redo log (`log_flush`): with innodb_flush_log_at_trx_commit = 1 a transaction that changed
-rows commits once its redo is written and fsynced, with group commit (commits that arrive while
-a flush waits to start share it); with 0 and 2 the redo is written and fsynced once a second
-(innodb_flush_log_at_timeout = 1, its default, not a knob here) and commits do not wait (2's
-write at commit goes to the page cache and costs no device time). The log's writes share the
-device with everything else, through the FIFO of small synchronous writes (`submit_sync_write`).
-Simplifications: a redo write is rounded up to 4 KiB; the write-ahead of page writes (a page is
-written only after its redo) is not enforced.
-
-The filesystem and a neighbour process (issue 4; seed 000):
-- `innodb_flush_method` decides which files InnoDB writes through the page cache (the MySQL
-  manual: fsync and O_DSYNC: data and doublewrite files buffered; O_DIRECT and
-  O_DIRECT_NO_FSYNC: opened with O_DIRECT) and whether files are fsynced at all:
-  O_DIRECT_NO_FSYNC skips the data files' fsyncs (fil_buffering_disabled), and MySQL skips the
-  doublewrite file's under both O_DIRECT and O_DIRECT_NO_FSYNC (buf0dblwr.cc
-  Double_write::is_fsync_required); MariaDB's doublewrite fsync is kept (not verified). MySQL
-  8.0 writes its redo log through the page cache under every method (the manual: O_DIRECT
-  "uses fsync() to flush both the data and log files"); MariaDB's log follows its data files
-  (innodb_log_file_buffering is not modelled). A buffered write costs the same device time
-  as a direct one: the page cache only changes what an fsync waits for.
-- A neighbour process writes `neighbour_write_mb_s` of buffered data. Its dirty page-cache
-  bytes are written back at every journal commit: every 5 s (ext4's default commit=5; the same
-  period is assumed on xfs, where the kernel flusher does it) or when an fsync forces one.
-  Writeback is a background stream of 512 KiB requests with at most 16 in flight (Linux's
-  writeback throttling keeps background writes from filling the queue): the stream takes
-  device time from every other write, and a write that finds the device otherwise idle while
-  the stream runs waits for the requests in flight (16 x 512 KiB at the device's bandwidth).
-  Reads do not wait for it (separate NVMe queues; seed 000's r_await stayed at 0.15 ms) but
-  push it back. iostat attributes each stream request to the second it completes, as
-  scheduled when the stream is extended (later pushes are not re-attributed).
-- ext4 and O_DIRECT on kernels 4.9 to 5.5 (seed 002): "ext4: Allow parallel DIO reads" (4.9)
-  makes a direct read hold the inode lock shared for its whole I/O, and a direct write takes it
-  exclusive, so a write waits for every read in flight on its file and reads arriving meanwhile
-  wait behind the writer; mounting with dioread_nolock did not help before the iomap rework.
-  Fixed from 5.5 with dioread_nolock and from 5.6 by default (dioread_nolock became the
-  default). flushsim keeps one lock for the whole table (one .ibd file, sysbench --tables=1).
-  The page cleaner dispatches its writes ahead of the clock, so the lock is placed lazily, in
-  time order as reads arrive or writes complete (`place_locks`). Each page write asks for it
-  once it has started and the write before it has the lock (its thread is blocked in
-  io_submit until then), gets it once the reads submitted before it asked are done, and
-  completes that much later; a read arriving meanwhile waits for it. So while reads are in
-  flight every page write waits for at least one read. With several page cleaners a later
-  writer would already be queued, but the reads it waits for are the same ones, let in when
-  the writer before it got the lock. The write's device time stays where it was queued (the
-  device does not idle for it), and single-page flush writes do not take part. The wait
-  happens before the block layer, so iostat's r_await does not show it.
-  Reads under fsync and O_DSYNC go through the page cache but are assumed to miss it (seed 002
-  limited the page cache with a cgroup), so they cost a device read like a direct one.
-- On ext4 (data=ordered, the default; dioread_nolock does not change it) an fsync of a file
-  written through the page cache commits the journal. Commits are serial and data=ordered makes
-  a commit wait for the neighbour's data dirtied since the last one: the fsync returns after the
-  stream has written it, one journal block and the device's flush (device_fsync_latency_us).
-  This is the ext3-style ordered flush; ext4's delayed allocation makes it smaller in practice
-  (only data whose blocks are allocated waits), so flushsim's figure is an upper bound. Files
-  opened with O_DIRECT and everything on xfs never wait for the neighbour this way; MySQL's
-  redo log does, whatever the flush method.
+Each I/O occupies its direction's FIFO for max(1/iops, bytes/bandwidth) and completes a fixed
+latency after its service ends; an fsync waits for the write it makes durable plus
+device_fsync_latency_us (on SATA also for the commands in flight, `sata_flush_start`); iostat
+counts an I/O in the second it completes. Asynchronous writes complete in submission order, so
+their completions sit in a FIFO ring. The redo log (`log_flush`) is written and fsynced per
+innodb_flush_log_at_trx_commit with group commit. The filesystem adds a neighbour process's
+buffered writes, ext4's journal commits (data=ordered) and, on kernels 4.9-5.5, the inode lock
+that O_DIRECT reads and writes share (`place_locks`).
+See docs/model.md, section I/O path.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from .. import schema as S
+
+# imported by name: hints.columns needs a literal width (numba types a module attribute int64)
+from ..schema import N_COLS
+from . import layout as L
+from .engine import is_mysql
 from .hints import columns, nonneg
-from .layout import (
-    C_AQU,
-    C_DIO_WAIT,
-    C_FSYNC_LAT,
-    C_FSYNCS,
-    C_JBD_FORCED,
-    C_LOG_WRITES,
-    C_NB_WKB,
-    C_R_AWAIT,
-    C_R_S,
-    C_RKB,
-    C_UTIL,
-    C_W_AWAIT,
-    C_W_S,
-    C_WKB,
-    ENG_MYSQL80,
-    FILE_DATA,
-    FILE_DBLWR,
-    FILE_LOG,
-    FM_O_DIRECT,
-    FM_O_DIRECT_NO_FSYNC,
-    FM_O_DSYNC,
-    FS_EXT4_NOLOCK,
-    FS_XFS,
-    G_DEV_BUSY,
-    G_DEV_BUSY_READ,
-    G_JBD_LAST,
-    G_LOCK_FLOOR,
-    G_LOCK_IDX,
-    G_LOCK_LAST,
-    G_LOG_BUSY,
-    G_LOG_FLUSH_END,
-    G_LOG_FLUSH_LSN,
-    G_LOG_FLUSH_START,
-    G_NB_DIRTY,
-    G_NB_LAST,
-    G_RD_DONE_MAX,
-    G_RING_HEAD,
-    G_RING_TAIL,
-    G_WB_END,
-    IF_SATA,
-    JBD_COMMIT_US,
-    JOURNAL_BLOCK,
-    K_DEV_FSYNC,
-    K_DEV_INTERFACE,
-    K_DEV_RBW,
-    K_DEV_RIOPS,
-    K_DEV_RLAT,
-    K_DEV_WBW,
-    K_DEV_WIOPS,
-    K_DEV_WLAT,
-    K_ENGINE,
-    K_FLUSH_METHOD,
-    K_FS,
-    K_KERNEL,
-    K_NB_MB_S,
-    K_PAGE_SIZE,
-    LOG_WRITE_ALIGN,
-    N_COLS,
-    NCQ_DEPTH,
-    WRITEBACK_CHUNK,
-    WRITEBACK_QD,
-)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -171,20 +36,20 @@ def _second(out, t):
 def _service(knobs, nbytes, is_write):
     """Device time (us) of one I/O of `nbytes`: its direction's IOPS or bandwidth limit."""
     if is_write:
-        per_op = 1e6 / knobs[K_DEV_WIOPS]
-        per_byte = nbytes / (knobs[K_DEV_WBW] * 1e6) * 1e6
+        per_op = 1e6 / knobs[S.K_DEV_WIOPS]
+        per_byte = nbytes / (knobs[S.K_DEV_WBW] * 1e6) * 1e6
     else:
-        per_op = 1e6 / knobs[K_DEV_RIOPS]
-        per_byte = nbytes / (knobs[K_DEV_RBW] * 1e6) * 1e6
+        per_op = 1e6 / knobs[S.K_DEV_RIOPS]
+        per_byte = nbytes / (knobs[S.K_DEV_RBW] * 1e6) * 1e6
     return max(int(max(per_op, per_byte) + 0.5), 1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _behind_stream(g, knobs, start):
     """Start (us) of a write meeting the neighbour's writeback: after its requests in flight."""
-    if g[G_WB_END] > start:
-        in_flight = WRITEBACK_QD * _service(knobs, WRITEBACK_CHUNK, True)
-        return start + min(in_flight, g[G_WB_END] - start)
+    if g[L.G_WB_END] > start:
+        in_flight = L.WRITEBACK_QD * _service(knobs, L.WRITEBACK_CHUNK, True)
+        return start + min(in_flight, g[L.G_WB_END] - start)
     return start
 
 
@@ -193,7 +58,7 @@ def spread(out, col, a, b, unit_us):
     """Add the time from a to b (us) to column `col`, in units of `unit_us`, each second its share.
 
     A span of 3 s adds 1 s to each second it covers, not 3 s to one: a thread's waits (ms, via
-    sim.add_wait) or an I/O's time in flight (us, iostat's aqu_sz) stay per-second figures.
+    lru_search.add_wait) or an I/O's time in flight (us, iostat's aqu_sz) stay per-second figures.
     """
     s = a // 1_000_000
     while a < b and s < out.shape[0]:
@@ -215,15 +80,15 @@ def _count_io(out, now, done, is_write, nbytes, busy_from, busy_to):
     s = _second(out, done)
     if s >= 0:
         if is_write:
-            out[s, C_W_S] += 1
-            out[s, C_WKB] += nbytes / 1024.0
-            out[s, C_W_AWAIT] += done - now
+            out[s, S.C_W_S] += 1
+            out[s, S.C_WKB] += nbytes / 1024.0
+            out[s, S.C_W_AWAIT] += done - now
         else:
-            out[s, C_R_S] += 1
-            out[s, C_RKB] += nbytes / 1024.0
-            out[s, C_R_AWAIT] += done - now
-    spread(out, C_AQU, now, done, 1.0)
-    spread(out, C_UTIL, busy_from, busy_to, 1.0)
+            out[s, S.C_R_S] += 1
+            out[s, S.C_RKB] += nbytes / 1024.0
+            out[s, S.C_R_AWAIT] += done - now
+    spread(out, S.C_AQU, now, done, 1.0)
+    spread(out, S.C_UTIL, busy_from, busy_to, 1.0)
 
 
 # inlined: a call passes each of its three arrays as 7-9 words; once per I/O that cost more
@@ -234,19 +99,19 @@ def submit(g, knobs, out, now, nbytes, is_write):
     now = nonneg(now)
     service = _service(knobs, nbytes, is_write)
     if is_write:
-        start = max(now, g[G_DEV_BUSY])
+        start = max(now, g[L.G_DEV_BUSY])
         if start == now:
             # busy only with the neighbour's writeback, if at all: wait for its requests in
             # flight (a write queued behind other writes has already paid that wait)
             start = _behind_stream(g, knobs, start)
-        g[G_DEV_BUSY] = start + service
+        g[L.G_DEV_BUSY] = start + service
     else:
-        start = max(now, g[G_DEV_BUSY_READ])
-        g[G_DEV_BUSY_READ] = start + service
-        g[G_DEV_BUSY] = max(g[G_DEV_BUSY], now) + service
-    if g[G_WB_END] > now:
-        g[G_WB_END] += service  # the writeback stream is pushed back
-    lat = knobs[K_DEV_WLAT] if is_write else knobs[K_DEV_RLAT]
+        start = max(now, g[L.G_DEV_BUSY_READ])
+        g[L.G_DEV_BUSY_READ] = start + service
+        g[L.G_DEV_BUSY] = max(g[L.G_DEV_BUSY], now) + service
+    if g[L.G_WB_END] > now:
+        g[L.G_WB_END] += service  # the writeback stream is pushed back
+    lat = knobs[S.K_DEV_WLAT] if is_write else knobs[S.K_DEV_RLAT]
     done = start + service + int(lat + 0.5)
     done = nonneg(done)
     _count_io(out, now, done, is_write, nbytes, start, start + service)
@@ -263,16 +128,16 @@ def submit_sync_write(g, knobs, out, now, nbytes):
     neighbour's writeback it waits like any write.
     """
     service = _service(knobs, nbytes, True)
-    start = _behind_stream(g, knobs, max(now, g[G_LOG_BUSY]))
-    g[G_LOG_BUSY] = start + service
-    if g[G_DEV_BUSY] > now:
+    start = _behind_stream(g, knobs, max(now, g[L.G_LOG_BUSY]))
+    g[L.G_LOG_BUSY] = start + service
+    if g[L.G_DEV_BUSY] > now:
         # not max(busy, now) + service: `now` is often ahead of the clock (a journal commit
         # block goes out after seconds of the neighbour's writeback), and moving the page-write
         # FIFO up to it would hold up every page write submitted meanwhile
-        g[G_DEV_BUSY] += service
-    if g[G_WB_END] > now:
-        g[G_WB_END] += service
-    done = start + service + int(knobs[K_DEV_WLAT] + 0.5)
+        g[L.G_DEV_BUSY] += service
+    if g[L.G_WB_END] > now:
+        g[L.G_WB_END] += service
+    done = start + service + int(knobs[S.K_DEV_WLAT] + 0.5)
     _count_io(out, now, done, True, nbytes, start, start + service)
     return done
 
@@ -280,14 +145,14 @@ def submit_sync_write(g, knobs, out, now, nbytes):
 @njit(cache=True, inline="always", _nrt=False)
 def dio_serialised(knobs):
     """Do direct reads and writes of the data file exclude each other (ext4, kernel 4.9-5.5)?"""
-    fs = int(knobs[K_FS])
-    method = int(knobs[K_FLUSH_METHOD])
-    if fs == FS_XFS or method < FM_O_DIRECT:
+    fs = int(knobs[S.K_FS])
+    method = int(knobs[S.K_FLUSH_METHOD])
+    if fs == S.FS_XFS or method < S.FM_O_DIRECT:
         return False
-    k = knobs[K_KERNEL]  # major * 100 + minor
+    k = knobs[S.K_KERNEL]  # major * 100 + minor
     if k < 409 or k >= 506:
         return False
-    return not (fs == FS_EXT4_NOLOCK and k >= 505)
+    return not (fs == S.FS_EXT4_NOLOCK and k >= 505)
 
 
 @njit(cache=True, _nrt=False)
@@ -301,20 +166,20 @@ def place_locks(g, knobs, ring_done, now):
     time stays where it was queued). A write that asks after `now` waits: reads may still
     come before it. The ring stays in completion order: lock times only grow.
     """
-    back = _service(knobs, int(knobs[K_PAGE_SIZE]), True) + int(knobs[K_DEV_WLAT] + 0.5)
-    idx = max(g[G_LOCK_IDX], g[G_RING_HEAD])
-    g[G_LOCK_FLOOR] = 0
-    while idx < g[G_RING_TAIL]:
+    back = _service(knobs, int(knobs[S.K_PAGE_SIZE]), True) + int(knobs[S.K_DEV_WLAT] + 0.5)
+    idx = max(g[L.G_LOCK_IDX], g[L.G_RING_HEAD])
+    g[L.G_LOCK_FLOOR] = 0
+    while idx < g[L.G_RING_TAIL]:
         j = ring_slot(ring_done, idx)
-        ask = max(ring_done[j] - back, g[G_LOCK_LAST])
+        ask = max(ring_done[j] - back, g[L.G_LOCK_LAST])
         if ask > now:
-            g[G_LOCK_FLOOR] = ask + back
+            g[L.G_LOCK_FLOOR] = ask + back
             break
-        lock = max(ask, g[G_RD_DONE_MAX])
-        g[G_LOCK_LAST] = lock
+        lock = max(ask, g[L.G_RD_DONE_MAX])
+        g[L.G_LOCK_LAST] = lock
         ring_done[j] = lock + back
         idx += 1
-    g[G_LOCK_IDX] = idx
+    g[L.G_LOCK_IDX] = idx
 
 
 @njit(cache=True, inline="always", _nrt=False)  # once per page read: see submit
@@ -330,31 +195,31 @@ def read_data_page(g, knobs, out, ring_done, now, nbytes):
     t = now
     if serialised:
         place_locks(g, knobs, ring_done, now)
-        t = max(now, g[G_LOCK_LAST])
+        t = max(now, g[L.G_LOCK_LAST])
         s = _second(out, now)
         if t > now and s >= 0:
-            out[s, C_DIO_WAIT] += (t - now) / 1000.0
+            out[s, S.C_DIO_WAIT] += (t - now) / 1000.0
     done = submit(g, knobs, out, t, nbytes, False)  # one call site: submit is inlined
-    if serialised and done > g[G_RD_DONE_MAX]:
-        g[G_RD_DONE_MAX] = done
+    if serialised and done > g[L.G_RD_DONE_MAX]:
+        g[L.G_RD_DONE_MAX] = done
     return done
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def buffered(knobs, kind):
     """Does InnoDB write file `kind` (FILE_DBLWR, FILE_DATA, FILE_LOG) through the page cache?"""
-    method = int(knobs[K_FLUSH_METHOD])
-    if kind == FILE_LOG and knobs[K_ENGINE] == ENG_MYSQL80:
+    method = int(knobs[S.K_FLUSH_METHOD])
+    if kind == L.FILE_LOG and is_mysql(knobs):
         return True  # the manual: O_DIRECT "uses fsync() to flush both the data and log files"
-    return method <= FM_O_DSYNC
+    return method <= S.FM_O_DSYNC
 
 
 @njit(cache=True, _nrt=False)
 def neighbour_accrue(g, knobs, now):
     """The neighbour's buffered writes up to `now` (us) become dirty page-cache bytes."""
-    if now > g[G_NB_LAST]:
-        g[G_NB_DIRTY] += int(knobs[K_NB_MB_S] * (now - g[G_NB_LAST]) + 0.5)  # MB/s x us = B
-        g[G_NB_LAST] = now
+    if now > g[L.G_NB_LAST]:
+        g[L.G_NB_DIRTY] += int(knobs[S.K_NB_MB_S] * (now - g[L.G_NB_LAST]) + 0.5)  # MB/s x us = B
+        g[L.G_NB_LAST] = now
 
 
 @njit(cache=True, _nrt=False)
@@ -364,36 +229,36 @@ def writeback(g, knobs, out, now):
     Returns when the stream (this data and any still being written) is on the device. Request k
     of the stream is submitted when request k - WRITEBACK_QD completes, which bounds its await.
     """
-    nbytes = g[G_NB_DIRTY]
-    g[G_NB_DIRTY] = 0
-    g[G_JBD_LAST] = now
-    start = max(now, g[G_WB_END])
-    lat = int(knobs[K_DEV_WLAT] + 0.5)
+    nbytes = g[L.G_NB_DIRTY]
+    g[L.G_NB_DIRTY] = 0
+    g[L.G_JBD_LAST] = now
+    start = max(now, g[L.G_WB_END])
+    lat = int(knobs[S.K_DEV_WLAT] + 0.5)
     if nbytes == 0 and start == now:
         return now  # nothing dirty and the stream is idle
-    svc_full = _service(knobs, WRITEBACK_CHUNK, True)
+    svc_full = _service(knobs, L.WRITEBACK_CHUNK, True)
     while nbytes > 0:
-        n = min(nbytes, WRITEBACK_CHUNK)
+        n = min(nbytes, L.WRITEBACK_CHUNK)
         svc = _service(knobs, n, True)
-        at = max(now, start - (WRITEBACK_QD - 1) * svc_full)
+        at = max(now, start - (L.WRITEBACK_QD - 1) * svc_full)
         done = start + svc + lat
         s = _second(out, done)
         _count_io(out, at, done, True, n, start, start + svc)
         if s >= 0:
-            out[s, C_NB_WKB] += n / 1024.0
+            out[s, S.C_NB_WKB] += n / 1024.0
         start += svc
         nbytes -= n
-    g[G_WB_END] = start
+    g[L.G_WB_END] = start
     return start + lat
 
 
 @njit(cache=True, _nrt=False)
 def periodic_commit(g, knobs, out, now):
     """The journal's timed commit (every JBD_COMMIT_US): the neighbour's dirty data goes out."""
-    if knobs[K_NB_MB_S] <= 0.0:
+    if knobs[S.K_NB_MB_S] <= 0.0:
         return
     neighbour_accrue(g, knobs, now)
-    if now - g[G_JBD_LAST] >= JBD_COMMIT_US:
+    if now - g[L.G_JBD_LAST] >= L.JBD_COMMIT_US:
         writeback(g, knobs, out, now)
 
 
@@ -405,10 +270,10 @@ def sata_flush_start(g, knobs, t):
     are done (ata_std_qc_defer). Those are the head of the read and write FIFOs, at most
     NCQ_DEPTH commands, counted as page writes.
     """
-    busy = max(g[G_DEV_BUSY], g[G_DEV_BUSY_READ])
+    busy = max(g[L.G_DEV_BUSY], g[L.G_DEV_BUSY_READ])
     if busy <= t:
         return t
-    return min(busy, t + NCQ_DEPTH * _service(knobs, knobs[K_PAGE_SIZE], True))
+    return min(busy, t + L.NCQ_DEPTH * _service(knobs, knobs[S.K_PAGE_SIZE], True))
 
 
 @njit(cache=True, _nrt=False)
@@ -419,25 +284,25 @@ def fsync(g, knobs, out, now, kind):
     O_DIRECT_NO_FSYNC, are not fsynced (returns `now`, counts nothing). A buffered file on ext4
     forces a journal commit that first writes the neighbour's dirty data.
     """
-    method = int(knobs[K_FLUSH_METHOD])
-    if kind == FILE_DATA and method == FM_O_DIRECT_NO_FSYNC:
+    method = int(knobs[S.K_FLUSH_METHOD])
+    if kind == L.FILE_DATA and method == S.FM_O_DIRECT_NO_FSYNC:
         return now
-    if kind == FILE_DBLWR and method >= FM_O_DIRECT and knobs[K_ENGINE] == ENG_MYSQL80:
+    if kind == L.FILE_DBLWR and method >= S.FM_O_DIRECT and is_mysql(knobs):
         return now  # Double_write::is_fsync_required: its writes are direct
     start = now
     s = _second(out, now)
-    if int(knobs[K_FS]) != FS_XFS and buffered(knobs, kind):
+    if int(knobs[S.K_FS]) != S.FS_XFS and buffered(knobs, kind):
         neighbour_accrue(g, knobs, now)
         d = writeback(g, knobs, out, now)
-        start = submit_sync_write(g, knobs, out, d, JOURNAL_BLOCK)
+        start = submit_sync_write(g, knobs, out, d, L.JOURNAL_BLOCK)
         if s >= 0:
-            out[s, C_JBD_FORCED] += 1
-    if knobs[K_DEV_INTERFACE] == IF_SATA:
+            out[s, S.C_JBD_FORCED] += 1
+    if knobs[S.K_DEV_INTERFACE] == S.IF_SATA:
         start = sata_flush_start(g, knobs, start)
-    done = start + int(knobs[K_DEV_FSYNC] + 0.5)
+    done = start + int(knobs[S.K_DEV_FSYNC] + 0.5)
     if s >= 0:
-        out[s, C_FSYNCS] += 1
-        out[s, C_FSYNC_LAT] += done - now  # us: series_frame makes it ms per fsync
+        out[s, S.C_FSYNCS] += 1
+        out[s, S.C_FSYNC_LAT] += done - now  # us: series_frame makes it ms per fsync
     return done
 
 
@@ -452,22 +317,22 @@ def log_flush(g, knobs, out, now, lsn):
     """
     columns(out, N_COLS)
     now = nonneg(now)
-    if lsn <= g[G_LOG_FLUSH_LSN]:
-        return max(now, g[G_LOG_FLUSH_END])
-    if now < g[G_LOG_FLUSH_START]:
-        g[G_LOG_FLUSH_LSN] = lsn
-        return g[G_LOG_FLUSH_END]
-    start = max(now, g[G_LOG_FLUSH_END])
-    nbytes = lsn - g[G_LOG_FLUSH_LSN]
-    nbytes = -(-nbytes // LOG_WRITE_ALIGN) * LOG_WRITE_ALIGN
+    if lsn <= g[L.G_LOG_FLUSH_LSN]:
+        return max(now, g[L.G_LOG_FLUSH_END])
+    if now < g[L.G_LOG_FLUSH_START]:
+        g[L.G_LOG_FLUSH_LSN] = lsn
+        return g[L.G_LOG_FLUSH_END]
+    start = max(now, g[L.G_LOG_FLUSH_END])
+    nbytes = lsn - g[L.G_LOG_FLUSH_LSN]
+    nbytes = -(-nbytes // L.LOG_WRITE_ALIGN) * L.LOG_WRITE_ALIGN
     d = submit_sync_write(g, knobs, out, start, nbytes)
-    done = fsync(g, knobs, out, d, FILE_LOG)
+    done = fsync(g, knobs, out, d, L.FILE_LOG)
     s = _second(out, start)
     if s >= 0:
-        out[s, C_LOG_WRITES] += 1
-    g[G_LOG_FLUSH_LSN] = lsn
-    g[G_LOG_FLUSH_START] = start
-    g[G_LOG_FLUSH_END] = done
+        out[s, S.C_LOG_WRITES] += 1
+    g[L.G_LOG_FLUSH_LSN] = lsn
+    g[L.G_LOG_FLUSH_START] = start
+    g[L.G_LOG_FLUSH_END] = done
     return done
 
 
@@ -483,11 +348,11 @@ def ring_slot(ring, idx):
 @njit(cache=True, _nrt=False)
 def ring_push(g, ring_frame, ring_done, f, done):
     """Remember that the write of frame f completes at `done`."""
-    tail = g[G_RING_TAIL]
+    tail = g[L.G_RING_TAIL]
     j = ring_slot(ring_frame, tail)
     ring_frame[j] = f
     ring_done[j] = done
-    g[G_RING_TAIL] = tail + 1
+    g[L.G_RING_TAIL] = tail + 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -497,13 +362,13 @@ def ring_stage(g, ring_frame, k, f):
     The slots are free: the writes in flight and the batch are distinct frames, fewer than the
     ring's n_frames + 1 slots. Dispatching pushes them where they already are, in order.
     """
-    ring_frame[ring_slot(ring_frame, g[G_RING_TAIL] + k)] = f
+    ring_frame[ring_slot(ring_frame, g[L.G_RING_TAIL] + k)] = f
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def ring_staged(g, ring_frame, k):
     """The k-th frame of the batch collected by ring_stage (k counts from the tail)."""
-    return ring_frame[ring_slot(ring_frame, g[G_RING_TAIL] + k)]
+    return ring_frame[ring_slot(ring_frame, g[L.G_RING_TAIL] + k)]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -514,23 +379,23 @@ def ring_done_at(g, ring_done, idx):
     G_LOCK_FLOOR; that floor is 0 unless dio_serialised.
     """
     d = ring_done[ring_slot(ring_done, idx)]
-    if idx >= g[G_LOCK_IDX]:
-        return max(d, g[G_LOCK_FLOOR])
+    if idx >= g[L.G_LOCK_IDX]:
+        return max(d, g[L.G_LOCK_FLOOR])
     return d
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def ring_peek_done(g, ring_done):
     """Completion time of the oldest write in flight, or -1 if none."""
-    if g[G_RING_HEAD] == g[G_RING_TAIL]:
+    if g[L.G_RING_HEAD] == g[L.G_RING_TAIL]:
         return -1
-    return ring_done_at(g, ring_done, g[G_RING_HEAD])
+    return ring_done_at(g, ring_done, g[L.G_RING_HEAD])
 
 
 @njit(cache=True, _nrt=False)
 def ring_done_of(g, ring_frame, ring_done, f):
     """Completion time (us) of frame f's write in flight, or -1 if f has none (a rare walk)."""
-    for idx in range(g[G_RING_HEAD], g[G_RING_TAIL]):
+    for idx in range(g[L.G_RING_HEAD], g[L.G_RING_TAIL]):
         if ring_frame[ring_slot(ring_frame, idx)] == f:
             return ring_done_at(g, ring_done, idx)
     return -1
@@ -539,7 +404,7 @@ def ring_done_of(g, ring_frame, ring_done, f):
 @njit(cache=True, _nrt=False)
 def ring_pop(g, ring_frame):
     """Remove the oldest write in flight and return its frame."""
-    head = g[G_RING_HEAD]
+    head = g[L.G_RING_HEAD]
     f = ring_frame[ring_slot(ring_frame, head)]
-    g[G_RING_HEAD] = head + 1
+    g[L.G_RING_HEAD] = head + 1
     return f

@@ -1,78 +1,29 @@
 """Buffer pool lists in arrays: free list, LRU list with the old sublist, flush list.
 
-Models `buf0lru.cc` (`buf_LRU_add_block_low`, `buf_LRU_remove_block`, `buf_LRU_old_adjust_len`,
-`buf_LRU_old_init`, `buf_LRU_make_block_young`) and `buf0buf.ic` (`buf_page_peek_if_too_old`,
-`buf_page_peek_if_young`) of MySQL 8.0, one instance at a time. The flush list is kept exactly
-sorted by oldest_modification: the simulator adds dirty pages in LSN order, so it never needs
-InnoDB's `order_lag` tolerance.
-
-Simplification: pages are never buffer-fixed by a thread between events, so "replaceable"
-means clean and without I/O in flight.
-
-The scan cache (not InnoDB's; flushsim's speed-up, with the same results): a user thread's
-scan_and_free walks up to 100 frames from the LRU tail to the first replaceable one, and under
-a small innodb_lru_scan_depth the tail holds dozens of dirty pages, walked again by every scan
-(about 40 frames a scan, 10 million a 60 s run at depth 100). The scan records the frames it
-passed (I_SCAN_PRE, I_SCAN_N) and where it stopped (I_SCAN_NEXT); every operation here that
-could change what such a walk finds corrects the record: a frame in it made clean
-(flush_list_remove) or moved (make_young) cuts it there, a frame inserted among it cuts it
-after the insertion point, and the frame it stopped at leaving the list moves I_SCAN_NEXT on.
-The next scan resumes at I_SCAN_NEXT. The reference twin scans from the tail every time, and
-the twin tests compare the two.
+Models MySQL 8.0's `buf0lru.cc` (`buf_LRU_add_block_low`, `buf_LRU_remove_block`,
+`buf_LRU_old_adjust_len`, `buf_LRU_make_block_young`) and `buf0buf.ic`
+(`buf_page_peek_if_too_old`), one instance at a time. The flush list is kept exactly sorted by
+oldest_modification (no `order_lag`). Simplification: "replaceable" means clean and without
+I/O in flight (no buffer-fix between events). The scan cache (I_SCAN_*) remembers what the
+last scan_and_free walked so the next resumes there, with the same results as the twin's
+full walk. See docs/model.md, section Buffer pool lists.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from . import layout as L
 from .hints import columns, nonneg, prefetch2
-from .layout import (
-    BUF_LRU_NON_OLD_MIN_LEN,
-    BUF_LRU_OLD_MIN_LEN,
-    BUF_LRU_OLD_RATIO_DIV,
-    BUF_LRU_OLD_TOLERANCE,
-    F_ACCESS_MS,
-    F_FCLOCK,
-    F_FNEXT,
-    F_FPREV,
-    F_IO,
-    F_LRU,
-    F_NEXT,
-    F_PAGE,
-    F_PREV,
-    I_FL_HEAD,
-    I_FL_LEN,
-    I_FL_TAIL,
-    I_FREE_HEAD,
-    I_FREE_LEN,
-    I_FREED_CLOCK,
-    I_LRU_HEAD,
-    I_LRU_ITR,
-    I_LRU_LEN,
-    I_LRU_OLD,
-    I_LRU_TAIL,
-    I_OLD_LEN,
-    I_SCAN_N,
-    I_SCAN_NEXT,
-    I_SCAN_PRE,
-    I_SIZE,
-    IO_NONE,
-    L_OLDEST,
-    LRU_OLD,
-    LRU_YOUNG,
-    N_FRAME_I32,
-    N_FRAME_I64,
-    N_INST,
-    NIL,
-    NO_PAGE,
-    ON_FREE,
-)
+
+# imported by name: hints.columns needs a literal width (numba types a module attribute int64)
+from .layout import N_FRAME_I32, N_FRAME_I64, N_INST
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def old_ratio(old_blocks_pct):
     """LRU_old_ratio of buf_LRU_old_ratio_update: pct * 1024 / 100."""
-    return nonneg(int(old_blocks_pct)) * BUF_LRU_OLD_RATIO_DIV // 100
+    return nonneg(int(old_blocks_pct)) * L.BUF_LRU_OLD_RATIO_DIV // 100
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -92,25 +43,25 @@ def frame_columns(fr, frl, inst):
 @njit(cache=True, _nrt=False)
 def free_push(fr, inst, i, f):
     """Put frame f on instance i's free list (last in, first out)."""
-    fr[f, F_NEXT] = inst[i, I_FREE_HEAD]
-    inst[i, I_FREE_HEAD] = f
-    inst[i, I_FREE_LEN] += 1
+    fr[f, L.F_NEXT] = inst[i, L.I_FREE_HEAD]
+    inst[i, L.I_FREE_HEAD] = f
+    inst[i, L.I_FREE_LEN] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def free_pop(fr, frl, inst, i):
     """Take a frame from instance i's free list, or NIL if it is empty."""
-    f = inst[i, I_FREE_HEAD]
+    f = inst[i, L.I_FREE_HEAD]
     if f < 0:
-        return NIL
-    nxt = fr[f, F_NEXT]
-    inst[i, I_FREE_HEAD] = nxt
+        return L.NIL
+    nxt = fr[f, L.F_NEXT]
+    inst[i, L.I_FREE_HEAD] = nxt
     # the next pop reads the new head's F_NEXT, and the page read into it its other fields
-    prefetch2(fr, nxt, F_PAGE)
-    prefetch2(fr, nxt, F_FCLOCK)
-    prefetch2(frl, nxt, L_OLDEST)
-    fr[f, F_NEXT] = NIL
-    inst[i, I_FREE_LEN] -= 1
+    prefetch2(fr, nxt, L.F_PAGE)
+    prefetch2(fr, nxt, L.F_FCLOCK)
+    prefetch2(frl, nxt, L.L_OLDEST)
+    fr[f, L.F_NEXT] = L.NIL
+    inst[i, L.I_FREE_LEN] -= 1
     return f
 
 
@@ -119,23 +70,23 @@ def lru_old_adjust_len(fr, inst, i, ratio):
     """buf_LRU_old_adjust_len: move LRU_old until the old sublist is ratio/1024 of the list."""
     lru_columns(fr, inst)
     i = nonneg(i)
-    length = inst[i, I_LRU_LEN]
+    length = inst[i, L.I_LRU_LEN]
     new_len = min(
-        length * ratio // BUF_LRU_OLD_RATIO_DIV,
-        length - (BUF_LRU_OLD_TOLERANCE + BUF_LRU_NON_OLD_MIN_LEN),
+        length * ratio // L.BUF_LRU_OLD_RATIO_DIV,
+        length - (L.BUF_LRU_OLD_TOLERANCE + L.BUF_LRU_NON_OLD_MIN_LEN),
     )
     while True:
-        old = inst[i, I_LRU_OLD]
-        old_len = inst[i, I_OLD_LEN]
-        if old_len + BUF_LRU_OLD_TOLERANCE < new_len:
-            old = fr[old, F_PREV]
-            inst[i, I_LRU_OLD] = old
-            inst[i, I_OLD_LEN] = old_len + 1
-            fr[old, F_LRU] = LRU_OLD
-        elif old_len > new_len + BUF_LRU_OLD_TOLERANCE:
-            inst[i, I_LRU_OLD] = fr[old, F_NEXT]
-            inst[i, I_OLD_LEN] = old_len - 1
-            fr[old, F_LRU] = LRU_YOUNG
+        old = inst[i, L.I_LRU_OLD]
+        old_len = inst[i, L.I_OLD_LEN]
+        if old_len + L.BUF_LRU_OLD_TOLERANCE < new_len:
+            old = fr[old, L.F_PREV]
+            inst[i, L.I_LRU_OLD] = old
+            inst[i, L.I_OLD_LEN] = old_len + 1
+            fr[old, L.F_LRU] = L.LRU_OLD
+        elif old_len > new_len + L.BUF_LRU_OLD_TOLERANCE:
+            inst[i, L.I_LRU_OLD] = fr[old, L.F_NEXT]
+            inst[i, L.I_OLD_LEN] = old_len - 1
+            fr[old, L.F_LRU] = L.LRU_YOUNG
         else:
             return
 
@@ -143,41 +94,41 @@ def lru_old_adjust_len(fr, inst, i, ratio):
 @njit(cache=True, _nrt=False)
 def lru_old_init(fr, inst, i, ratio):
     """buf_LRU_old_init: mark every page old, then let adjust_len move the boundary."""
-    f = inst[i, I_LRU_TAIL]
+    f = inst[i, L.I_LRU_TAIL]
     while f >= 0:
-        fr[f, F_LRU] = LRU_OLD
-        f = fr[f, F_PREV]
-    inst[i, I_LRU_OLD] = inst[i, I_LRU_HEAD]
-    inst[i, I_OLD_LEN] = inst[i, I_LRU_LEN]
+        fr[f, L.F_LRU] = L.LRU_OLD
+        f = fr[f, L.F_PREV]
+    inst[i, L.I_LRU_OLD] = inst[i, L.I_LRU_HEAD]
+    inst[i, L.I_OLD_LEN] = inst[i, L.I_LRU_LEN]
     lru_old_adjust_len(fr, inst, i, ratio)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def scan_cut(inst, i, f, nxt):
     """Frame f changed: the scan cache keeps only the frames before it, and `nxt` follows them."""
-    for p in range(inst[i, I_SCAN_N]):
-        if inst[i, I_SCAN_PRE + p] == f:
-            inst[i, I_SCAN_N] = p
-            inst[i, I_SCAN_NEXT] = nxt
+    for p in range(inst[i, L.I_SCAN_N]):
+        if inst[i, L.I_SCAN_PRE + p] == f:
+            inst[i, L.I_SCAN_N] = p
+            inst[i, L.I_SCAN_NEXT] = nxt
             return
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def scan_cache_insert(inst, i, f, at):
     """Frame f was inserted `at` frames from the LRU tail."""
-    n = inst[i, I_SCAN_N]
+    n = inst[i, L.I_SCAN_N]
     if at < n:
-        inst[i, I_SCAN_N] = at
-        inst[i, I_SCAN_NEXT] = f
+        inst[i, L.I_SCAN_N] = at
+        inst[i, L.I_SCAN_NEXT] = f
     elif at == n:
-        inst[i, I_SCAN_NEXT] = f
+        inst[i, L.I_SCAN_NEXT] = f
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def scan_cache_unlink(fr, inst, i, f):
     """Frame f, not in the scan cache, leaves the LRU list."""
-    if f == inst[i, I_SCAN_NEXT]:
-        inst[i, I_SCAN_NEXT] = fr[f, F_PREV]
+    if f == inst[i, L.I_SCAN_NEXT]:
+        inst[i, L.I_SCAN_NEXT] = fr[f, L.F_PREV]
 
 
 # inlined, as lru_remove and evict: once per page read or eviction, a call passing the arrays
@@ -189,40 +140,40 @@ def lru_add(fr, inst, i, f, old, ratio):
     lru_columns(fr, inst)
     i = nonneg(i)
     f = nonneg(f)
-    if (not old) or inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
-        scan_cache_insert(inst, i, f, inst[i, I_LRU_LEN])
-        head = inst[i, I_LRU_HEAD]
-        fr[f, F_PREV] = NIL
-        fr[f, F_NEXT] = head
+    if (not old) or inst[i, L.I_LRU_LEN] < L.BUF_LRU_OLD_MIN_LEN:
+        scan_cache_insert(inst, i, f, inst[i, L.I_LRU_LEN])
+        head = inst[i, L.I_LRU_HEAD]
+        fr[f, L.F_PREV] = L.NIL
+        fr[f, L.F_NEXT] = head
         if head >= 0:
-            fr[head, F_PREV] = f
+            fr[head, L.F_PREV] = f
         else:
-            inst[i, I_LRU_TAIL] = f
-        inst[i, I_LRU_HEAD] = f
-        fr[f, F_FCLOCK] = inst[i, I_FREED_CLOCK]
+            inst[i, L.I_LRU_TAIL] = f
+        inst[i, L.I_LRU_HEAD] = f
+        fr[f, L.F_FCLOCK] = inst[i, L.I_FREED_CLOCK]
     else:
         # the old sublist runs from LRU_old to the tail: f lands I_OLD_LEN - 1 from the tail
-        scan_cache_insert(inst, i, f, inst[i, I_OLD_LEN] - 1)
-        at = inst[i, I_LRU_OLD]
-        nxt = fr[at, F_NEXT]
-        fr[f, F_PREV] = at
-        fr[f, F_NEXT] = nxt
-        fr[at, F_NEXT] = f
+        scan_cache_insert(inst, i, f, inst[i, L.I_OLD_LEN] - 1)
+        at = inst[i, L.I_LRU_OLD]
+        nxt = fr[at, L.F_NEXT]
+        fr[f, L.F_PREV] = at
+        fr[f, L.F_NEXT] = nxt
+        fr[at, L.F_NEXT] = f
         if nxt >= 0:
-            fr[nxt, F_PREV] = f
+            fr[nxt, L.F_PREV] = f
         else:
-            inst[i, I_LRU_TAIL] = f
-        inst[i, I_OLD_LEN] += 1
-    inst[i, I_LRU_LEN] += 1
-    fr[f, F_LRU] = LRU_YOUNG
-    length = inst[i, I_LRU_LEN]
-    if length > BUF_LRU_OLD_MIN_LEN:
-        fr[f, F_LRU] = LRU_OLD if old else LRU_YOUNG
+            inst[i, L.I_LRU_TAIL] = f
+        inst[i, L.I_OLD_LEN] += 1
+    inst[i, L.I_LRU_LEN] += 1
+    fr[f, L.F_LRU] = L.LRU_YOUNG
+    length = inst[i, L.I_LRU_LEN]
+    if length > L.BUF_LRU_OLD_MIN_LEN:
+        fr[f, L.F_LRU] = L.LRU_OLD if old else L.LRU_YOUNG
         lru_old_adjust_len(fr, inst, i, ratio)
-    elif length == BUF_LRU_OLD_MIN_LEN:
+    elif length == L.BUF_LRU_OLD_MIN_LEN:
         lru_old_init(fr, inst, i, ratio)
     else:
-        fr[f, F_LRU] = LRU_OLD if inst[i, I_LRU_OLD] >= 0 else LRU_YOUNG
+        fr[f, L.F_LRU] = L.LRU_OLD if inst[i, L.I_LRU_OLD] >= 0 else L.LRU_YOUNG
 
 
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
@@ -231,43 +182,43 @@ def lru_remove(fr, inst, i, f, ratio):
     lru_columns(fr, inst)
     i = nonneg(i)
     f = nonneg(f)
-    if f == inst[i, I_LRU_ITR]:
-        inst[i, I_LRU_ITR] = fr[f, F_PREV]  # LRUHp::adjust
-    if f == inst[i, I_LRU_OLD]:
-        prev = fr[f, F_PREV]
-        inst[i, I_LRU_OLD] = prev
-        fr[prev, F_LRU] = LRU_OLD
-        inst[i, I_OLD_LEN] += 1
-    prev = fr[f, F_PREV]
-    nxt = fr[f, F_NEXT]
+    if f == inst[i, L.I_LRU_ITR]:
+        inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]  # LRUHp::adjust
+    if f == inst[i, L.I_LRU_OLD]:
+        prev = fr[f, L.F_PREV]
+        inst[i, L.I_LRU_OLD] = prev
+        fr[prev, L.F_LRU] = L.LRU_OLD
+        inst[i, L.I_OLD_LEN] += 1
+    prev = fr[f, L.F_PREV]
+    nxt = fr[f, L.F_NEXT]
     if prev >= 0:
-        fr[prev, F_NEXT] = nxt
+        fr[prev, L.F_NEXT] = nxt
     else:
-        inst[i, I_LRU_HEAD] = nxt
+        inst[i, L.I_LRU_HEAD] = nxt
     if nxt >= 0:
-        fr[nxt, F_PREV] = prev
+        fr[nxt, L.F_PREV] = prev
     else:
-        inst[i, I_LRU_TAIL] = prev
-    fr[f, F_PREV] = NIL
-    fr[f, F_NEXT] = NIL
-    was_old = fr[f, F_LRU] == LRU_OLD
-    fr[f, F_LRU] = ON_FREE
-    inst[i, I_LRU_LEN] -= 1
-    if inst[i, I_LRU_LEN] < BUF_LRU_OLD_MIN_LEN:
+        inst[i, L.I_LRU_TAIL] = prev
+    fr[f, L.F_PREV] = L.NIL
+    fr[f, L.F_NEXT] = L.NIL
+    was_old = fr[f, L.F_LRU] == L.LRU_OLD
+    fr[f, L.F_LRU] = L.ON_FREE
+    inst[i, L.I_LRU_LEN] -= 1
+    if inst[i, L.I_LRU_LEN] < L.BUF_LRU_OLD_MIN_LEN:
         # The list became too short for an old sublist: clear the flags. Once LRU_old is
         # gone every page is already young (lru_add adds young then), so the walk, O(LRU
         # length) per removal in the server, is needed only the first time.
-        if inst[i, I_LRU_OLD] < 0:
+        if inst[i, L.I_LRU_OLD] < 0:
             return
-        g = inst[i, I_LRU_HEAD]
+        g = inst[i, L.I_LRU_HEAD]
         while g >= 0:
-            fr[g, F_LRU] = LRU_YOUNG
-            g = fr[g, F_NEXT]
-        inst[i, I_LRU_OLD] = NIL
-        inst[i, I_OLD_LEN] = 0
+            fr[g, L.F_LRU] = L.LRU_YOUNG
+            g = fr[g, L.F_NEXT]
+        inst[i, L.I_LRU_OLD] = L.NIL
+        inst[i, L.I_OLD_LEN] = 0
         return
     if was_old:
-        inst[i, I_OLD_LEN] -= 1
+        inst[i, L.I_OLD_LEN] -= 1
     lru_old_adjust_len(fr, inst, i, ratio)
 
 
@@ -276,7 +227,7 @@ def make_young(fr, inst, i, f, ratio):
     """buf_LRU_make_block_young: move f to the LRU head."""
     # looking through the scan cache (<= 100 entries, in the CPU cache) costs less than
     # ruling f out as replaceable first (frl's row of f: often a cache miss)
-    scan_cut(inst, i, f, fr[f, F_PREV])
+    scan_cut(inst, i, f, fr[f, L.F_PREV])
     scan_cache_unlink(fr, inst, i, f)
     lru_remove(fr, inst, i, f, ratio)
     lru_add(fr, inst, i, f, False, ratio)
@@ -288,19 +239,19 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
 
     Returns 1 (make young), 0 (leave it) or -1 (leave it, and count it as "not made young").
     """
-    if inst[i, I_FREED_CLOCK] == 0:
+    if inst[i, L.I_FREED_CLOCK] == 0:
         return 0  # nothing evicted yet: no point in moving pages around
-    if old_blocks_time > 0 and fr[f, F_LRU] == LRU_OLD:
-        acc = fr[f, F_ACCESS_MS]
+    if old_blocks_time > 0 and fr[f, L.F_LRU] == L.LRU_OLD:
+        acc = fr[f, L.F_ACCESS_MS]
         if acc > 0 and now_ms - acc >= old_blocks_time:
             return 1
         return -1
     # buf_page_peek_if_young: young enough while fewer than ~1/4 of the young sublist
     # has been evicted since the page was put at the head.
-    limit = fr[f, F_FCLOCK] + inst[i, I_SIZE] * (BUF_LRU_OLD_RATIO_DIV - ratio) // (
-        BUF_LRU_OLD_RATIO_DIV * 4
+    limit = fr[f, L.F_FCLOCK] + inst[i, L.I_SIZE] * (L.BUF_LRU_OLD_RATIO_DIV - ratio) // (
+        L.BUF_LRU_OLD_RATIO_DIV * 4
     )
-    if (inst[i, I_FREED_CLOCK] & 0x7FFFFFFF) < limit:
+    if (inst[i, L.I_FREED_CLOCK] & 0x7FFFFFFF) < limit:
         return 0
     return 1
 
@@ -308,16 +259,16 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
 @njit(cache=True, inline="always", _nrt=False)
 def flush_list_add(fr, frl, inst, i, f, lsn):
     """buf_flush_insert_into_flush_list: a clean page gets dirty at `lsn`; add at the head."""
-    frl[f, L_OLDEST] = lsn
-    head = inst[i, I_FL_HEAD]
-    fr[f, F_FPREV] = NIL
-    fr[f, F_FNEXT] = head
+    frl[f, L.L_OLDEST] = lsn
+    head = inst[i, L.I_FL_HEAD]
+    fr[f, L.F_FPREV] = L.NIL
+    fr[f, L.F_FNEXT] = head
     if head >= 0:
-        fr[head, F_FPREV] = f
+        fr[head, L.F_FPREV] = f
     else:
-        inst[i, I_FL_TAIL] = f
-    inst[i, I_FL_HEAD] = f
-    inst[i, I_FL_LEN] += 1
+        inst[i, L.I_FL_TAIL] = f
+    inst[i, L.I_FL_HEAD] = f
+    inst[i, L.I_FL_LEN] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -326,27 +277,27 @@ def flush_list_remove(fr, frl, inst, i, f):
     frame_columns(fr, frl, inst)
     i = nonneg(i)
     f = nonneg(f)
-    prev = fr[f, F_FPREV]
-    nxt = fr[f, F_FNEXT]
+    prev = fr[f, L.F_FPREV]
+    nxt = fr[f, L.F_FNEXT]
     if prev >= 0:
-        fr[prev, F_FNEXT] = nxt
+        fr[prev, L.F_FNEXT] = nxt
     else:
-        inst[i, I_FL_HEAD] = nxt
+        inst[i, L.I_FL_HEAD] = nxt
     if nxt >= 0:
-        fr[nxt, F_FPREV] = prev
+        fr[nxt, L.F_FPREV] = prev
     else:
-        inst[i, I_FL_TAIL] = prev
-    fr[f, F_FPREV] = NIL
-    fr[f, F_FNEXT] = NIL
-    frl[f, L_OLDEST] = 0
-    inst[i, I_FL_LEN] -= 1
+        inst[i, L.I_FL_TAIL] = prev
+    fr[f, L.F_FPREV] = L.NIL
+    fr[f, L.F_FNEXT] = L.NIL
+    frl[f, L.L_OLDEST] = 0
+    inst[i, L.I_FL_LEN] -= 1
     scan_cut(inst, i, f, f)  # f may be replaceable now
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def replaceable(fr, frl, f):
     """buf_flush_ready_for_replace: clean and no I/O in flight."""
-    return frl[f, L_OLDEST] == 0 and fr[f, F_IO] == IO_NONE
+    return frl[f, L.L_OLDEST] == 0 and fr[f, L.F_IO] == L.IO_NONE
 
 
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
@@ -357,11 +308,11 @@ def evict(fr, inst, page_frame, i, f, ratio):
     f = nonneg(f)
     scan_cache_unlink(fr, inst, i, f)  # every caller made f replaceable: not in the cache
     lru_remove(fr, inst, i, f, ratio)
-    page_frame[fr[f, F_PAGE]] = NO_PAGE
-    fr[f, F_PAGE] = NO_PAGE
-    fr[f, F_ACCESS_MS] = 0
-    fr[f, F_FCLOCK] = 0
-    inst[i, I_FREED_CLOCK] += 1
+    page_frame[fr[f, L.F_PAGE]] = L.NO_PAGE
+    fr[f, L.F_PAGE] = L.NO_PAGE
+    fr[f, L.F_ACCESS_MS] = 0
+    fr[f, L.F_FCLOCK] = 0
+    inst[i, L.I_FREED_CLOCK] += 1
     free_push(fr, inst, i, f)
 
 
@@ -370,9 +321,9 @@ def oldest_modification(frl, inst):
     """buf_pool_get_oldest_modification_approx: smallest oldest_modification, 0 if all clean."""
     best = 0
     for i in range(inst.shape[0]):
-        t = inst[i, I_FL_TAIL]
+        t = inst[i, L.I_FL_TAIL]
         if t >= 0:
-            lsn = frl[t, L_OLDEST]
+            lsn = frl[t, L.L_OLDEST]
             if best == 0 or lsn < best:
                 best = lsn
     return best

@@ -1,15 +1,16 @@
 # ruff: noqa: D102, N802  (the same exemptions pyproject.toml gives reference.py)
 """The MariaDB half of the pure-Python twin: page cleaner loop and user threads' free pages.
 
-A mixin of `reference.ReferenceSim`, mirroring `mariadb.py` and the MariaDB functions of
-`sim.py` line by line (same order of effects, same integer arithmetic), so that the kernel
-and the twin give identical numbers on MariaDB scenarios too.
+A mixin of `reference.ReferenceSim`, mirroring `mariadb.py`, `free_block_mariadb.py` and the
+MariaDB parts of `commit.py` line by line (same order of effects, same integer arithmetic), so
+that the kernel and the twin give identical numbers on MariaDB scenarios too.
 """
 
 from __future__ import annotations
 
 import math
 
+from .. import schema as S
 from . import layout as L
 
 LSN_MAX = 1 << 62
@@ -32,7 +33,7 @@ class MariaDBMixin:
 
     @property
     def ma_new(self) -> bool:
-        return self.engine == L.ENG_MARIADB1011
+        return self.engine == S.ENG_MARIADB1011
 
     # ------------------------------------------------------------------ redo (log0log.cc)
     def ma_redo_limits(self) -> tuple[int, int, int]:
@@ -96,9 +97,9 @@ class MariaDBMixin:
         t += (scanned * L.LRU_SCAN_NS + 999) // 1000
         inst.lru_mutex = t
         free_at = self.dispatch(inst, batch, kind, t) if batch else t
-        self.count(t, L.C_LRU_FLUSH, len(batch))
-        self.count(t, L.C_LRU_EVICT, evicted)
-        self.count(t, L.C_LRU_SCANNED, scanned)
+        self.count(t, S.C_LRU_FLUSH, len(batch))
+        self.count(t, S.C_LRU_EVICT, evicted)
+        self.count(t, S.C_LRU_SCANNED, scanned)
         return len(batch), evicted, free_at
 
     def buf_flush_LRU(self, max_n: int, t: int) -> tuple[int, int]:
@@ -129,7 +130,7 @@ class MariaDBMixin:
         if not batch:
             return 0, t
         free_at = self.dispatch(inst, batch, L.IO_LIST, t)
-        self.count(t, L.C_BATCH, len(batch))
+        self.count(t, S.C_BATCH, len(batch))
         return len(batch), free_at
 
     # ------------------------------------------------------------------ recommendation
@@ -201,11 +202,11 @@ class MariaDBMixin:
         n = min((term + int(self.page_avg_rate) + pfl) // 3, iocmax)
         s = t // 1_000_000
         if s < self.seconds:
-            self.out[s, L.C_N_REQ] = n
-            self.out[s, L.C_PCT_DIRTY] = shown
-            self.out[s, L.C_PCT_LSN] = p_lsn
-            self.out[s, L.C_AVG_PAGE] = self.page_avg_rate
-            self.out[s, L.C_AVG_LSN] = self.lsn_avg_rate
+            self.out[s, S.C_N_REQ] = n
+            self.out[s, S.C_PCT_DIRTY] = shown
+            self.out[s, S.C_PCT_LSN] = p_lsn
+            self.out[s, S.C_AVG_PAGE] = self.page_avg_rate
+            self.out[s, S.C_AVG_LSN] = self.lsn_avg_rate
         return n
 
     # ------------------------------------------------------------------ the loop
@@ -248,7 +249,7 @@ class MariaDBMixin:
 
     def buf_flush_page_cleaner_round(self, t: int) -> int:
         """One iteration of MariaDB's buf_flush_page_cleaner; returns the next one's time."""
-        self.count(t, L.C_PC_ROUNDS)
+        self.count(t, S.C_PC_ROUNDS)
         inst = self.instances[0]
         iocmax = int(self.k.innodb_io_capacity_max)
         phase, self.ma_phase = self.ma_phase, L.PH_TOP
@@ -275,7 +276,7 @@ class MariaDBMixin:
                 self.ma_idle = False
                 _, clock = self.buf_flush_LRU(int(self.k.innodb_io_capacity), clock)
             n, clock = self.ma_flush_list(iocmax, self.ma_sync, clock)
-            self.count(t, L.C_SYNC, n)
+            self.count(t, S.C_SYNC, n)
             done = self.fsync(max(clock, self.last_write_done()), L.FILE_DATA)
             self.ma_phase = L.PH_FURIOUS_DONE
             self.pc_round_end = done
@@ -327,10 +328,10 @@ class MariaDBMixin:
         n_flushed = 0
         if soft != 0 and not idle_flush:
             n_flushed, clock = self.ma_flush_list(iocmax, soft, clock)
-            self.count(t, L.C_BACKGROUND, n_flushed)
+            self.count(t, S.C_BACKGROUND, n_flushed)
         elif idle_flush or self.k.innodb_adaptive_flushing == 0:
             n_flushed, clock = self.ma_flush_list(int(self.k.innodb_io_capacity), LSN_MAX, clock)
-            self.count(t, L.C_BACKGROUND, n_flushed)
+            self.count(t, S.C_BACKGROUND, n_flushed)
         else:
             n = self.page_cleaner_flush_pages_recommendation(
                 self.pc_last_pages, oldest, pct_lwm, dirty, pct, t
@@ -338,7 +339,7 @@ class MariaDBMixin:
             if n != 0:
                 n_flushed, clock = self.ma_flush_list(n, LSN_MAX, clock)
                 self.pc_last_pages = n_flushed
-                self.count(t, L.C_ADAPTIVE, n_flushed)
+                self.count(t, S.C_ADAPTIVE, n_flushed)
             elif (
                 self.ma_async <= oldest and not self.need_LRU_eviction()
             ) or not self.cleaner_flushes_lru():
@@ -372,7 +373,7 @@ class MariaDBMixin:
         it = (resume - 1) // 2 if resume > 0 else 0
         searched = resume > 0 and (resume - 1) % 2 == 1
         if inst.lru_mutex > t:
-            self.count_wait(L.C_LRU_MUTEX_WAIT, t, inst.lru_mutex + 1)
+            self.count_wait(S.C_LRU_MUTEX_WAIT, t, inst.lru_mutex + 1)
             self.ma_sleep(t0, inst.lru_mutex + 1, 1 + 2 * it + (1 if searched else 0))
             return None, t
         if inst.free:
@@ -398,7 +399,7 @@ class MariaDBMixin:
                 if found:
                     return inst.free.pop(), t
         if self.ma_new:
-            self.count(t, L.C_WAIT_FREE)
+            self.count(t, S.C_WAIT_FREE)
             self.ma_wake_cleaner(t)
             self.ma_sleep(t0, min(self.times[cleaner] + 1, t + 1_000_000), 0)
             return None, t
@@ -406,16 +407,16 @@ class MariaDBMixin:
             self.ma_sleep(t0, self.ma_lru_busy + 1, 2 + 2 * it)
             return None, t
         if it > 1:
-            self.count(t, L.C_FREE_WAITS)
+            self.count(t, S.C_FREE_WAITS)
         # user_lru_batch: buf_flush_LRU(innodb_lru_flush_size) run by this thread
         flushed, _, done = self.buf_do_LRU_batch(int(self.k.innodb_lru_flush_size), t)
         inst.try_lru_scan = True
         if flushed > 0:
             self.ma_lru_busy = self.last_write_done()
-            self.count(t, L.C_USER_LRU, flushed)
+            self.count(t, S.C_USER_LRU, flushed)
         if flushed == 0:
-            self.count(t, L.C_SINGLE_FAIL)
-        self.count(t, L.C_WAIT_FREE)
+            self.count(t, S.C_SINGLE_FAIL)
+        self.count(t, S.C_WAIT_FREE)
         if it + 1 >= L.FREE_BLOCK_MAX_ITERATIONS:
             return None, done
         self.ma_sleep(t0, max(done, t + 1), 1 + 2 * (it + 1))
@@ -425,7 +426,7 @@ class MariaDBMixin:
         """No free block: the thread sleeps from t0 until `wake` (us), then goes on at `resume`."""
         self.sleep_until = wake
         self.free_k = resume
-        self.count_wait(L.C_FREE_WAIT_MS, t0, wake)
+        self.count_wait(S.C_FREE_WAIT_MS, t0, wake)
 
     def ma_after_commit(self, t: int) -> None:
         _, age_async, max_age = self.ma_redo_limits()
@@ -459,5 +460,5 @@ class MariaDBMixin:
                 return 0
         self.ma_sync = max(self.ma_sync, target)
         self.ma_wake_cleaner(t)
-        self.count(t, L.C_REDO_WAIT, L.FREE_WAIT_SLEEP_US / 1000.0)
+        self.count(t, S.C_REDO_WAIT, L.FREE_WAIT_SLEEP_US / 1000.0)
         return t + L.FREE_WAIT_SLEEP_US

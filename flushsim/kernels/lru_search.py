@@ -1,0 +1,106 @@
+"""A user thread's search of the LRU tail for a clean page: buf_LRU_scan_and_free_block.
+
+Shared by both engines' free-page paths; the search holds the LRU's mutex for LRU_SCAN_NS a
+page examined (MySQL's LRU_list_mutex, MariaDB's buf_pool.mutex).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .. import schema as S
+from . import layout as L
+from .hints import prefetch2
+from .io import spread
+from .pool import evict, old_ratio, replaceable
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def add_wait(out, col, a, b):
+    """Add a thread's wait from a to b (us) to column `col` (ms), each second its own share.
+
+    A wait of 3 s shows as 1,000 ms in each second it spans, not 3,000 ms in one: a column of
+    waits is then at most 1,000 ms a second for each waiting thread.
+    """
+    spread(out, col, a, b, 1000.0)
+
+
+@njit(cache=True, _nrt=False)
+def scan_and_free(pool, knobs, i, scan_all):
+    """buf_LRU_scan_and_free_block: evict the first clean page near the LRU tail.
+
+    It starts past the frames the last scan found unreplaceable, if they still are and are
+    still where they were (the scan cache of pool.py): the same result as scanning them again.
+    Returns (whether a page was freed, pages passed over: buffer_LRU_search_scanned).
+    Like buf_pool.lru_scan_itr, a search resumes where the last one stopped if that frame is
+    in the young part of the LRU (I_LRU_ITR), and leaves it where it stops.
+    """
+    fr, frl, inst, page_frame = pool
+    ratio = old_ratio(knobs[S.K_OLD_PCT])
+    itr = inst[i, L.I_LRU_ITR]
+    if itr >= 0 and fr[itr, L.F_LRU] != L.LRU_OLD:
+        return _scan_from(pool, i, scan_all, itr, ratio)
+    scanned = inst[i, L.I_SCAN_N]
+    f = inst[i, L.I_SCAN_NEXT] if scanned > 0 else inst[i, L.I_LRU_TAIL]
+    after = f  # the frame after the first SCAN_CACHE frames (this one if the record is full)
+    found = False
+    while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+        if replaceable(fr, frl, f):
+            found = True
+            break
+        if scanned < L.SCAN_CACHE:
+            inst[i, L.I_SCAN_PRE + scanned] = f
+        scanned += 1
+        f = fr[f, L.F_PREV]
+        if scanned == L.SCAN_CACHE:
+            after = f
+    if scanned <= L.SCAN_CACHE:
+        inst[i, L.I_SCAN_N] = scanned
+        inst[i, L.I_SCAN_NEXT] = f
+    else:
+        inst[i, L.I_SCAN_N] = L.SCAN_CACHE
+        inst[i, L.I_SCAN_NEXT] = after
+    if found:
+        inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
+        evict(fr, inst, page_frame, i, f, ratio)
+        # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
+        prefetch2(frl, inst[i, L.I_SCAN_NEXT], L.L_OLDEST)
+    else:
+        inst[i, L.I_LRU_ITR] = f
+    return found, scanned
+
+
+@njit(cache=True, _nrt=False)
+def _scan_from(pool, i, scan_all, f, ratio):
+    """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache)."""
+    fr, frl, inst, page_frame = pool
+    scanned = 0
+    while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+        prev = fr[f, L.F_PREV]
+        if replaceable(fr, frl, f):
+            inst[i, L.I_LRU_ITR] = prev
+            evict(fr, inst, page_frame, i, f, ratio)
+            return True, scanned
+        scanned += 1
+        f = prev
+    inst[i, L.I_LRU_ITR] = f
+    return False, scanned
+
+
+@njit(cache=True, _nrt=False)
+def lru_search(pool, knobs, out, i, scan_all, t):
+    """scan_and_free by a user thread from t (us), holding the LRU's mutex.
+
+    Each page it examines costs LRU_SCAN_NS, and the mutex stays held meanwhile (MariaDB's
+    buf_pool.mutex: get_free_block_mariadb and ma_lru_batch wait for it). Returns (whether a
+    page was freed, time the thread releases the mutex and goes on).
+    """
+    fr, frl, inst, page_frame = pool
+    found, scanned = scan_and_free(pool, knobs, i, scan_all)
+    examined = scanned + 1 if found else scanned
+    t += (examined * L.LRU_SCAN_NS + 999) // 1000
+    inst[i, L.I_LRU_MUTEX] = t
+    s = t // 1_000_000
+    if s < out.shape[0]:
+        out[s, S.C_SEARCH_SCANNED] += scanned
+    return found, t

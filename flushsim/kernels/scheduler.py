@@ -1,0 +1,128 @@
+"""The scheduler: a binary heap on (time, id) of the user threads and the page cleaner.
+
+Runs are deterministic for a given seed because ties are broken by id. Waking an entity (the
+page cleaner on buf_flush_event / do_flush_list, threads on a timeline event) moves its time
+earlier and restores the heap.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import layout as L
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _less(times, a, b):
+    return times[a] < times[b] or (times[a] == times[b] and a < b)
+
+
+# Up to this many entries (threads + the page cleaner) the event loop finds the next entry by
+# a linear scan of `times` (lowest time, then lowest id: the heap's order) and keeps no heap:
+# cheaper than sifting with unpredictable branches.
+SCAN_MAX_ENTRIES = 32
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def next_entry(sched):
+    """The entry with the lowest (time, id): the heap's top, or a scan of a small `times`."""
+    times, heap, pos = sched
+    n = times.shape[0]
+    if n > SCAN_MAX_ENTRIES:
+        return heap[0]
+    best = 0
+    bt = times[0]
+    for j in range(1, n):
+        tj = times[j]
+        if tj < bt:
+            best = j
+            bt = tj
+    return best
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def heap_fix(sched, e):
+    """Restore heap order after times[e] changed (no heap is kept for a small `times`)."""
+    times, heap, pos = sched
+    n = heap.shape[0]
+    if n <= SCAN_MAX_ENTRIES:
+        return
+    k = pos[e]
+    while k > 0:
+        parent = (k - 1) // 2
+        p = heap[parent]
+        if _less(times, e, p):
+            heap[k] = p
+            pos[p] = k
+            k = parent
+        else:
+            break
+    while True:
+        c = 2 * k + 1
+        if c >= n:
+            break
+        if c + 1 < n and _less(times, heap[c + 1], heap[c]):
+            c += 1
+        child = heap[c]
+        if _less(times, child, e):
+            heap[k] = child
+            pos[child] = k
+            k = c
+        else:
+            break
+    heap[k] = e
+    pos[e] = k
+
+
+@njit(cache=True, _nrt=False)
+def signal_cleaner(g, sched, t, force):
+    """os_event_set(buf_flush_event): wake a sleeping page cleaner now.
+
+    `force` is for a thread stuck in log_free_check: the woken coordinator checks the sync
+    flush point first, whether or not the server counts as active.
+    """
+    times, heap, pos = sched
+    g[L.G_PC_EVENT] = 1
+    if g[L.G_PC_DISABLED] == 1 or (g[L.G_PC_ACTIVE] == 0 and g[L.G_PC_SYNC] == 0 and not force):
+        return  # an inactive coordinator wakes, finds nothing to do and sleeps again
+    cleaner = times.shape[0] - 1
+    wake = max(t, g[L.G_PC_ROUND_END])
+    if wake < times[cleaner]:
+        times[cleaner] = wake
+        heap_fix(sched, cleaner)
+
+
+@njit(cache=True, _nrt=False)
+def ma_wake_cleaner(g, sched, t):
+    """pthread_cond_signal(do_flush_list): end the page cleaner's (timed or untimed) wait now.
+
+    A cleaner waiting for its own writes (os_aio_wait_until_no_pending_writes) is not woken.
+    """
+    times, heap, pos = sched
+    g[L.G_MA_IDLE] = 0
+    if g[L.G_MA_PHASE] != L.PH_TOP:
+        return
+    cleaner = times.shape[0] - 1
+    wake = max(t, g[L.G_PC_ROUND_END])
+    if wake < times[cleaner]:
+        times[cleaner] = wake
+        heap_fix(sched, cleaner)
+
+
+@njit(cache=True, _nrt=False)
+def wake_threads(g, th, sched, t):
+    """Put the active threads back on the schedule at t (workload (re)started).
+
+    A thread stopped while its single-page flush is in flight wakes at its end all the same, to
+    free the frame (event_loop), then stops.
+    """
+    times, heap, pos = sched
+    n_active = g[L.G_N_ACTIVE_THREADS]
+    for e in range(g[L.G_N_THREADS_MAX]):
+        target = t if (e < n_active and g[L.G_WL_RUNNING] == 1) else L.INF_TIME
+        if target == L.INF_TIME and th[e, L.TH_HELD] != 0:
+            continue
+        if target == L.INF_TIME or times[e] == L.INF_TIME:
+            if times[e] != target:
+                times[e] = target
+                heap_fix(sched, e)
