@@ -61,7 +61,7 @@ from typing import Any
 
 import polars as pl
 
-from flushsim.live.recorder import Recording, exit_status, record
+from flushsim.live.recorder import Login, Recording, exit_status, record
 from flushsim.live.server import (
     DEFAULT_OPTIONS,
     PrivateMariaDB,
@@ -359,9 +359,7 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
                     loader.start()
                 try:
                     rec = record(
-                        host=db.host,
-                        port=db.port,
-                        option_file=option_file,
+                        Login(db.host, db.port, option_file=option_file),
                         seconds=spec.seconds,
                         enable_monitors=True,
                     )

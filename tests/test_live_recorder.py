@@ -29,9 +29,9 @@ import polars as pl
 import pytest
 from mariadb_server import private_mariadb
 
-from flushsim.kernels.layout import COLUMNS
-from flushsim.live import recorder
+from flushsim.live import login, recorder
 from flushsim.live.recorder import (
+    Login,
     RecorderError,
     RecorderWarning,
     Recording,
@@ -43,6 +43,7 @@ from flushsim.live.recorder import (
     resolve_password,
 )
 from flushsim.run import MARIADB_STATUS
+from flushsim.schema import COLUMNS
 
 SECRET = "s3cr3t-Pw#42"
 ALLOWED = set(COLUMNS) | set(MARIADB_STATUS) | {"Uptime"}
@@ -250,10 +251,9 @@ def server(clock):
     return FakeServer(clock)
 
 
-def run(server, **kw):
-    kw.setdefault("password", SECRET)
+def run(server, password=SECRET, **kw):
     kw.setdefault("seconds", 6)
-    return record(connect=server.connect, **kw)
+    return record(Login(password=password), connect=server.connect, **kw)
 
 
 # ---------------------------------------------------------------- series
@@ -469,7 +469,7 @@ def test_a_failed_login_does_not_echo_the_password(clock):
         raise OperationalError(1045, f"Access denied for user 'u' (password {kw['password']})")
 
     with pytest.raises(RecorderError) as info:
-        record(connect=refuse, user="u", password=SECRET, seconds=1)
+        record(Login(user="u", password=SECRET), connect=refuse, seconds=1)
     exc = info.value
     assert "error 1045: access denied" in str(exc)
     assert SECRET not in str(exc) and SECRET not in repr(exc)
@@ -478,7 +478,7 @@ def test_a_failed_login_does_not_echo_the_password(clock):
 
 
 def test_the_secret_wrapper_hides_itself():
-    s = recorder._Secret(SECRET)
+    s = login._Secret(SECRET)
     assert SECRET not in repr(s) + str(s) + f"{s}"
     assert not hasattr(s, "scrub")  # nothing is starred out afterwards: it is never formatted in
     with pytest.raises(TypeError):
@@ -503,10 +503,10 @@ def test_password_sources_in_order(monkeypatch, tmp_path):
         def isatty(self):
             return True
 
-    monkeypatch.setattr(recorder.getpass, "getpass", lambda prompt: "typed")
-    monkeypatch.setattr(recorder.sys, "stdin", Tty())
+    monkeypatch.setattr(login.getpass, "getpass", lambda prompt: "typed")
+    monkeypatch.setattr(login.sys, "stdin", Tty())
     assert resolve_password(None, None) == "typed"
-    monkeypatch.setattr(recorder.sys, "stdin", None)  # no terminal: no prompt, no password
+    monkeypatch.setattr(login.sys, "stdin", None)  # no terminal: no prompt, no password
     assert resolve_password(None, None) is None
     with pytest.raises(FileNotFoundError):
         resolve_password(None, tmp_path / "missing.cnf")
@@ -521,7 +521,7 @@ def test_record_takes_user_and_password_from_the_option_file(server, tmp_path):
         seen.update(kw)
         return server.connect(**kw)
 
-    record(connect=connect, option_file=cnf, seconds=1)
+    record(Login(option_file=cnf), connect=connect, seconds=1)
     assert seen["user"] == "rec" and seen["password"] == SECRET
     assert seen["host"] == "127.0.0.1" and seen["port"] == 3306
 
@@ -596,7 +596,7 @@ def test_cli_has_no_password_option_and_writes_the_file(server, tmp_path, monkey
     capsys.readouterr()
     monkeypatch.setenv("MYSQL_PWD", SECRET)
     real = recorder.record
-    monkeypatch.setattr(recorder, "record", lambda **kw: real(connect=server.connect, **kw))
+    monkeypatch.setattr(recorder, "record", lambda *a, **kw: real(*a, connect=server.connect, **kw))
     out = tmp_path / "rec.parquet"
     args = parser.parse_args(["--user", "rec", "--seconds", "2", "--out", str(out)])
     assert recorder.run_command(args) == 0
@@ -713,7 +713,7 @@ def test_a_lost_server_exits_non_zero_with_the_rows_written(server, tmp_path, mo
 
     server.down = [(3.5, 1e9)]
     real = recorder.record
-    monkeypatch.setattr(recorder, "record", lambda **kw: real(connect=server.connect, **kw))
+    monkeypatch.setattr(recorder, "record", lambda *a, **kw: real(*a, connect=server.connect, **kw))
     monkeypatch.setenv("MYSQL_PWD", SECRET)
     out = tmp_path / "rec.parquet"
     assert main(["record", "--seconds", "8", "--out", str(out)]) == 1
@@ -813,9 +813,7 @@ def test_records_a_private_mariadb_end_to_end(mariadb, tmp_path, monkeypatch, ca
 
     try:
         rec = record(
-            host=db.host,
-            port=db.port,
-            option_file=db.write_option_file(tmp_path / "my.cnf"),
+            Login(db.host, db.port, option_file=db.write_option_file(tmp_path / "my.cnf")),
             seconds=7,
             on_sample=kill_recorder,
         )
@@ -867,7 +865,7 @@ def test_records_a_private_mariadb_end_to_end(mariadb, tmp_path, monkeypatch, ca
         assert db.password not in text
     wrong = "wrong-" + db.password
     with pytest.raises(RecorderError, match="error 1045: access denied") as info:
-        record(host=db.host, port=db.port, user=db.user, password=wrong, seconds=1)
+        record(Login(db.host, db.port, db.user, wrong), seconds=1)
     assert wrong not in str(info.value)
     assert time.monotonic() - started < 40
 

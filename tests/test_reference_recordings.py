@@ -29,9 +29,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flushsim.kernels.layout import COLUMNS
 from flushsim.live.recorder import SOURCES, Recording
 from flushsim.run import MARIADB_STATUS
+from flushsim.schema import COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 REF = ROOT / "data" / "reference" / "mariadb-10.11"

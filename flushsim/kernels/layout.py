@@ -15,10 +15,6 @@ from collections import namedtuple
 
 from .. import schema as S
 
-# Transitional: live/config.py and live/recorder.py import these two from here until the merge
-# points them at flushsim.schema; then delete this import.
-from ..schema import COLUMNS, MARIADB106_VERSIONS  # noqa: F401
-
 # the engine codes the kernel (engine.py) and its twin have code for; check_engine refuses others
 ENGINES_HANDLED = (S.ENG_MYSQL80, S.ENG_MARIADB106, S.ENG_MARIADB1011)
 

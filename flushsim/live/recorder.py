@@ -58,10 +58,7 @@ file says how the recording ended (`Recording.ended`).
 from __future__ import annotations
 
 import argparse
-import getpass
-import json
 import math
-import os
 import re
 import signal
 import sys
@@ -75,13 +72,16 @@ from typing import Any
 
 import polars as pl
 
-from ..kernels.layout import COLUMNS
-from ..outputs import atomic_path, check_output
+from ..outputs import check_output
 from ..params import FlushsimWarning
 from ..run import FLOAT_COLUMNS, MARIADB_STATUS
+from ..schema import COLUMNS
+from .login import Login, opener, read_option_file, resolve_password
+from .recording import COMPLETE, IN_PROGRESS, LOST, REFUSED, SUFFIXES, Recording, first_line
 from .versions import engine_and_note as _engine_and_note
 
 __all__ = [
+    "Login",
     "Recording",
     "RecorderError",
     "RecorderWarning",
@@ -206,9 +206,6 @@ _KEPT_PREFIXES = ("innodb_", "version")
 _KEPT_NAMES = frozenset(
     {"log_bin", "sync_binlog", "max_connections", "performance_schema", "large_pages"}
 )
-SUFFIXES = (".parquet", ".csv")
-# how a recording ended (Recording.ended); an interrupted one says by which signal
-COMPLETE, IN_PROGRESS, LOST, REFUSED = "complete", "in progress", "lost server", "refused sample"
 MIN_INTERVAL_S, MAX_INTERVAL_S = 0.1, 3600.0
 MAX_SECONDS = 86_400  # a day a file; a longer watch is recorded as several
 SAVE_EVERY_S = 5.0  # the file is rewritten at least this often while recording (s)
@@ -219,9 +216,6 @@ _WAKE_S = 0.2  # a stop request is noticed within this long (s)
 _LOST_CODES = frozenset({1053, 1927, 2002, 2003, 2006, 2013, 2055, 4031})
 # about 10 s of reconnect attempts before giving up (s)
 _BACKOFF_S = (0.5, 1.0, 1.5, 2.0, 2.5, 2.5)
-_CONNECT_TIMEOUT_S = 5
-_READ_TIMEOUT_S = 10
-_OPTION_SECTIONS = frozenset({"client", "client-server", "client-mariadb"})
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 _READ_ONLY = re.compile(r"\s*(SELECT|SHOW)\s", re.IGNORECASE)
 _WRITE_HINTS = re.compile(
@@ -262,165 +256,6 @@ class RecorderError(ConnectionError):
 
 class WriteRefused(RuntimeError):
     """A statement outside the recorder's read-only whitelist was about to run."""
-
-
-class _Secret:
-    """A password that does not show itself in repr, str, logs or pickles."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str | None):
-        self._value = value
-
-    def reveal(self) -> str | None:
-        """The password itself, for the connect call only."""
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<password hidden>"
-
-    __str__ = __repr__
-
-    def __reduce__(self):
-        raise TypeError("a password is not pickled")
-
-
-@dataclass(frozen=True, repr=False)
-class Recording:
-    """What `record()` sampled.
-
-    Attributes:
-        series: one row per interval, simulate()'s column names and units (see the module
-            docstring for the source of each column); `time_s` in s.
-        variables: the kept SHOW GLOBAL VARIABLES at the start (`kept_variable`), name -> value.
-        server_version: the server's `version` variable, e.g. "10.11.19-MariaDB-0+deb12u1"
-            ("" for a CSV file, which holds the series alone).
-        engine: flushsim's engine name: "mysql-8.0", "mariadb-10.6" or "mariadb-10.11" ("" for
-            a CSV file).
-        reconnects: connections re-established after a lost one.
-        interval_s: sampling interval (s); counters are divided by it.
-        started_at: Unix time (s) of the baseline sample, to line up with iostat or logs.
-        ended: "complete"; "interrupted by SIGINT" (SIGTERM, SIGHUP); "lost server"; "refused
-            sample"; "in progress" (the file of a recorder that was killed while recording).
-    """
-
-    series: pl.DataFrame
-    variables: dict[str, str]
-    server_version: str
-    engine: str
-    reconnects: int = 0
-    interval_s: float = 1.0
-    started_at: float = 0.0
-    ended: str = COMPLETE
-
-    def __repr__(self) -> str:
-        return (
-            f"Recording(engine={self.engine!r}, server_version={self.server_version!r}, "
-            f"rows={self.series.height}, columns={self.series.width}, "
-            f"reconnects={self.reconnects}, ended={self.ended!r})"
-        )
-
-    def write(self, path: str | Path, *, force: bool = False) -> Path:
-        """Write the series to FILE.parquet (with the rest as metadata) or FILE.csv, atomically.
-
-        Raises:
-            outputs.OutputError: not .parquet / .csv, no such folder, or the file exists and
-                `force` is False.
-        """
-        path = check_output(path, suffixes=SUFFIXES, force=force, what="recording")
-        with atomic_path(path) as tmp:
-            if path.suffix.lower() == ".csv":
-                self.series.write_csv(tmp)
-            else:
-                meta = {
-                    "server_version": self.server_version,
-                    "engine": self.engine,
-                    "reconnects": self.reconnects,
-                    "interval_s": self.interval_s,
-                    "started_at": self.started_at,
-                    "ended": self.ended,
-                    "variables": self.variables,
-                }
-                self.series.write_parquet(tmp, metadata={"flushsim.recording": json.dumps(meta)})
-        return path
-
-    @classmethod
-    def read(cls, path: str | Path) -> Recording:
-        """A recording written by `write()`: FILE.parquet, or FILE.csv (the series alone).
-
-        Raises:
-            FileNotFoundError: no such file.
-            ValueError: the file is not a recording written by `write()` (one line).
-        """
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"no recording at {path}")
-        what = "written by `python -m flushsim record`"
-        try:
-            if path.suffix.lower() == ".csv":
-                series = pl.read_csv(path, infer_schema_length=None)
-                meta: dict[str, Any] = {"interval_s": _csv_interval(series)}
-                meta |= {"server_version": "", "engine": "", "variables": {}}
-            else:
-                meta = json.loads(pl.read_parquet_metadata(path)["flushsim.recording"])
-                series = pl.read_parquet(path)
-        except (pl.exceptions.PolarsError, KeyError, ValueError, OSError) as exc:
-            raise ValueError(f"{path} is not a recording {what} ({_first_line(exc)})") from None
-        problem = _meta_problem(meta) or (
-            None if "time_s" in series.columns else "no time_s column"
-        )
-        if problem:
-            raise ValueError(f"{path} is not a recording {what} ({problem})")
-        return cls(series=series, **{k: meta[k] for k in _META_TYPES if k in meta})
-
-
-# metadata key -> its type; the first three are required
-_META_TYPES: dict[str, type | tuple[type, ...]] = {
-    "server_version": str,
-    "engine": str,
-    "variables": dict,
-    "reconnects": int,
-    "interval_s": (int, float),
-    "started_at": (int, float),
-    "ended": str,
-}
-
-
-def _meta_problem(meta: object) -> str | None:
-    """What is wrong with a recording's metadata, or None."""
-    if not isinstance(meta, dict):
-        return f"its metadata is a {type(meta).__name__}, not a mapping"
-    for key, kind in _META_TYPES.items():
-        if key not in meta:
-            if key in ("server_version", "engine", "variables"):
-                return f"no {key} in its metadata"
-            continue
-        value = meta[key]
-        if isinstance(value, bool) or not isinstance(value, kind):
-            return f"its {key} is {value!r:.40}, not a {getattr(kind, '__name__', 'number')}"
-    variables = meta["variables"]
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in variables.items()):
-        return "its variables are not all name -> text"
-    interval = meta.get("interval_s", 1.0)
-    if not (math.isfinite(interval) and interval > 0):
-        return f"its interval_s is {interval!r}, not a positive number of seconds"
-    if meta.get("reconnects", 0) < 0:
-        return f"its reconnects is {meta['reconnects']}, not a count"
-    return None
-
-
-def _csv_interval(series: pl.DataFrame) -> float:
-    """A CSV file's sampling interval: the smallest step of time_s (1 s if it cannot tell)."""
-    if "time_s" not in series.columns or not series["time_s"].dtype.is_numeric():
-        return 1.0
-    steps = series["time_s"].cast(pl.Float64).diff().drop_nulls()
-    steps = steps.filter(steps > 0)
-    return float(steps.min()) if steps.len() else 1.0
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0][:120]}" if text else type(exc).__name__
 
 
 # ---------------------------------------------------------------- small pure helpers
@@ -509,73 +344,6 @@ def check_read_only(sql: str, *, allow_monitor_switch: bool = False) -> None:
         return
     if not _READ_ONLY.match(sql) or _WRITE_HINTS.search(sql):
         raise WriteRefused(f"the recorder runs only SELECT and SHOW statements, not: {sql[:80]}")
-
-
-def read_option_file(path: str | Path) -> dict[str, str]:
-    """The [client] (and [client-server], [client-mariadb]) options of a my.cnf-style file.
-
-    Minimal parser: `key = value` lines, quoted values, # and ; comments; `!include` lines are
-    not followed. Keys are lower case with `-` for `_`.
-    """
-    out: dict[str, str] = {}
-    section = None
-    for raw in Path(path).read_text(errors="replace").splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;!":
-            continue
-        if line.startswith("["):
-            section = line[1 : line.find("]")].strip().lower()
-            continue
-        if section not in _OPTION_SECTIONS:
-            continue
-        key, _, value = line.partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        else:
-            value = value.split("#", 1)[0].strip()  # an unquoted # starts a comment
-        out[key.strip().lower().replace("_", "-")] = value
-    return out
-
-
-def resolve_password(
-    password: str | None = None,
-    option_file: str | Path | None = None,
-    *,
-    prompt: str = "Password: ",
-) -> str | None:
-    """The password: the argument, else MYSQL_PWD, else the option file, else a prompt.
-
-    The option file is `option_file` or, if that is None, ~/.my.cnf when it exists. The prompt
-    is shown only when stdin is a terminal; otherwise the result is None (no password).
-
-    Raises:
-        FileNotFoundError: `option_file` was given and does not exist.
-    """
-    if password is not None:
-        return password
-    if "MYSQL_PWD" in os.environ:
-        return os.environ["MYSQL_PWD"]
-    return _password_from(_options(option_file), prompt)
-
-
-def _password_from(options: Mapping[str, str], prompt: str) -> str | None:
-    """The option file's password, else a prompt on a terminal, else None."""
-    if "password" in options:
-        return options["password"]
-    if sys.stdin is not None and sys.stdin.isatty():
-        return getpass.getpass(prompt)
-    return None
-
-
-def _options(option_file: str | Path | None) -> dict[str, str]:
-    if option_file is not None:
-        path = Path(option_file).expanduser()
-        if not path.is_file():
-            raise FileNotFoundError(f"option file not found: {path}")
-        return read_option_file(path)
-    default = Path("~/.my.cnf").expanduser()
-    return read_option_file(default) if default.is_file() else {}
 
 
 def _warn(message: str) -> None:
@@ -867,7 +635,7 @@ class _Saver:
             recording().write(self.path, force=True)
         except (OSError, ValueError) as exc:  # a full disk, a removed folder: try at the end
             if not self.failed:
-                _warn(f"cannot write {self.path} while recording ({_first_line(exc)})")
+                _warn(f"cannot write {self.path} while recording ({first_line(exc)})")
             self.failed = True
         took = time.perf_counter() - began
         self.due = _clock() + max(SAVE_EVERY_S, took / _SAVE_SHARE)
@@ -877,13 +645,8 @@ class _Saver:
 
 
 def record(
+    login: Login | None = None,
     *,
-    host: str = "127.0.0.1",
-    port: int = 3306,
-    user: str | None = None,
-    password: str | None = None,
-    socket: str | None = None,
-    option_file: str | Path | None = None,
     seconds: float = 60,
     interval_s: float = 1.0,
     enable_monitors: bool = False,
@@ -895,13 +658,8 @@ def record(
     """Sample a running MySQL 8.0 / MariaDB server every `interval_s` for `seconds`.
 
     Args:
-        host: server address (ignored when `socket` is given).
-        port: TCP port.
-        user: login; None takes `user` from the option file, else the client's default.
-        password: the password (Python only; see `resolve_password` for the other sources).
-        socket: Unix socket path, instead of host and port.
-        option_file: a my.cnf-style file whose [client] section holds user / password;
-            None reads ~/.my.cnf when it exists.
+        login: where to connect and as whom (`Login`; None: 127.0.0.1:3306, the user and
+            password from MYSQL_PWD, ~/.my.cnf or a prompt).
         seconds: wall seconds to record (`interval_s` to MAX_SECONDS).
         interval_s: sampling interval (s, MIN_INTERVAL_S to MAX_INTERVAL_S); samples are taken
             at whole multiples of it after the baseline, so the schedule does not drift.
@@ -927,9 +685,8 @@ def record(
     """
     rows_wanted = check_timing(seconds, interval_s)
     path = None if out is None else check_output(out, suffixes=SUFFIXES, force=force)
-    login = {"user": user, "password": password, "option_file": option_file}
-    open_connection, where = _opener(host, port, socket, connect, **login)
-    del password, login  # from here on only open_connection holds it
+    open_connection, where = opener(login or Login(), connect or _pymysql_connect)
+    del login  # from here on only open_connection holds the password
     with _StopRequest() as stop:
         try:
             conn = open_connection()
@@ -960,31 +717,6 @@ def record(
         if path is not None:
             rec.write(path, force=True)  # checked at the start; the file there is ours
     return rec
-
-
-def _opener(host, port, socket, connect, *, user, password, option_file):
-    """A function that opens a connection (the password hidden inside it), and where to."""
-    options = _options(option_file)
-    user = user if user is not None else options.get("user")
-    where = socket or f"{host}:{port}"
-    if password is None:
-        password = os.environ.get("MYSQL_PWD")
-    if password is None:
-        password = _password_from(options, f"Password for {user or ''}@{where}: ")
-    secret = _Secret(password)
-    kwargs: dict[str, Any] = {
-        "user": user,
-        "connect_timeout": _CONNECT_TIMEOUT_S,
-        "read_timeout": _READ_TIMEOUT_S,
-        "autocommit": True,
-    }
-    kwargs.update({"unix_socket": socket} if socket else {"host": host, "port": int(port)})
-    factory = connect or _pymysql_connect
-
-    def open_connection():
-        return factory(password=secret.reveal() or "", **kwargs)
-
-    return open_connection, where
 
 
 class _Session:
@@ -1197,12 +929,9 @@ def run_command(args: argparse.Namespace) -> int:
         every case.
     """
     progress = _print_progress if sys.stderr.isatty() else None
+    login = Login(args.host, args.port, args.user, socket=args.socket, option_file=args.option_file)
     rec = record(
-        host=args.host,
-        port=args.port,
-        user=args.user,
-        socket=args.socket,
-        option_file=args.option_file,
+        login,
         seconds=args.seconds,
         interval_s=args.interval,
         enable_monitors=args.enable_monitors,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .. import params
-from ..kernels.layout import MARIADB106_VERSIONS
+from ..schema import MARIADB106_VERSIONS
 from .source_text import ConfigParseError
 
 VERSION_NUMBER = re.compile(r"([0-9]{1,4})\.([0-9]{1,4})\.([0-9]{1,4})")
