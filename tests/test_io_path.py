@@ -162,7 +162,7 @@ def _fsync_at(interface, write_busy_until, read_busy_until=0, now=1_000_000):
     )
     knobs = kernel_inputs(sc).knobs
     g = np.zeros(layout.N_G, dtype=np.int64)
-    g[layout.G_DEV_BUSY] = write_busy_until
+    g[layout.G_DEV_BUSY_WRITE] = write_busy_until
     g[layout.G_DEV_BUSY_READ] = read_busy_until
     out = np.zeros((5, schema.N_COLS))
     return io.fsync(g, knobs, out, now, layout.FILE_LOG) - now

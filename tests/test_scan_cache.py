@@ -49,7 +49,7 @@ class Pool:
         return out
 
     def replaceable(self, f):
-        return self.frl[f, L.L_OLDEST] == 0 and self.fr[f, L.F_IO] == L.IO_NONE
+        return self.frl[f, L.L_OLDEST_MODIFICATION] == 0 and self.fr[f, L.F_IO] == L.IO_NONE
 
     def plain_scan(self, scan_all):
         """The server's walk, without the cache: (the frame it would evict, the iterator after)."""
@@ -93,12 +93,12 @@ class Pool:
         pool.make_young(self.fr, self.inst, 0, f, RATIO)
 
     def dirty(self, f):
-        if self.frl[f, L.L_OLDEST] == 0:
+        if self.frl[f, L.L_OLDEST_MODIFICATION] == 0:
             self.lsn += 1
             pool.flush_list_add(self.fr, self.frl, self.inst, 0, f, self.lsn)
 
     def write(self, f):
-        if self.frl[f, L.L_OLDEST] != 0 and self.fr[f, L.F_IO] == L.IO_NONE:
+        if self.frl[f, L.L_OLDEST_MODIFICATION] != 0 and self.fr[f, L.F_IO] == L.IO_NONE:
             self.fr[f, L.F_IO] = L.IO_LIST
 
     def complete(self, f):
@@ -166,7 +166,7 @@ def test_the_record_checks_catch_a_stale_record():
         p.dirty(f)
     p.scan(scan_all=False)
     assert p.inst[0, L.I_SCAN_N] == 50
-    p.frl[tail[10], L.L_OLDEST] = 0  # clean, but not through flush_list_remove
+    p.frl[tail[10], L.L_OLDEST_MODIFICATION] = 0  # clean, but not through flush_list_remove
     with pytest.raises(AssertionError):
         p.check_record()
     with pytest.raises(AssertionError):

@@ -112,3 +112,52 @@ def test_an_engine_code_no_branch_handles_fails_loudly(run):
     args = (knobs,) + ki.args()[1:]
     with pytest.raises(ValueError, match="no code for the engine"):
         run(*args)
+
+
+# Kernel fields the twin holds in another shape, each with the reason: every other field of the
+# kernel's state has a twin attribute of the same name (lower case, without its prefix).
+TWIN_SHAPES = {
+    "G_NOW": "the twin passes the event's time as an argument",
+    "G_END": "the twin's loop ends at seconds * 1e6",
+    "G_RING_HEAD": "the twin's writes in flight are a deque",
+    "G_RING_TAIL": "the twin's writes in flight are a deque",
+    "G_TL_NEXT": "the twin walks the timeline with an iterator",
+    "G_NEXT_PAGE": "a prefetch hint of the kernel's, no state of the model",
+    "G_FREE_CHECK": "a cache of redo_limits; the twin calls redo_limits",
+    "G_PC_EVENT": "the twin wakes its page cleaner through its schedule (times)",
+    "G_PC_N_FLUSHED": "the twin's round returns the count",
+    "G_TRX_TOTAL": "the twin counts transactions in its output rows",
+    "I_FREE_HEAD": "the twin's free list is a Python list",
+    "I_FREE_LEN": "the twin's free list is a Python list",
+    "I_FL_HEAD": "the twin's flush list is an insertion-ordered dict",
+    "I_FL_TAIL": "the twin's flush list is an insertion-ordered dict",
+    "I_FL_LEN": "the twin's flush list is an insertion-ordered dict",
+    "I_SCAN_N": "the kernel's scan cache, a host-side shortcut with no effect on the model",
+    "I_SCAN_NEXT": "the kernel's scan cache",
+    "I_SCAN_PRE": "the kernel's scan cache",
+    "F_PREV": "the twin's LRU links are Frame references (prev)",
+    "F_NEXT": "the twin's LRU links are Frame references (next)",
+    "F_FPREV": "the twin's flush list is an insertion-ordered dict",
+    "F_FNEXT": "the twin's flush list is an insertion-ordered dict",
+    "F_LRU": "the twin keeps in_lru and old as two booleans",
+    "TH_PENDING_WRITE": "the twin's pending row is a (page, is_write) tuple",
+}
+
+
+def test_the_kernel_and_the_twin_name_the_same_state_alike():
+    import re
+    from pathlib import Path
+
+    twin = "".join(p.read_text() for p in Path(reference.__file__).parent.glob("reference*.py"))
+    names = set(re.findall(r"self\.([a-z_0-9]+)\s*[:=]", twin))  # attributes
+    names |= set(re.findall(r"^\s+([a-z_0-9]+):\s", twin, re.M))  # dataclass fields
+    names |= set(re.findall(r'"([a-z_0-9]+)":', twin))  # a thread's fields
+    unnamed = []
+    for prefix in ("G_", "GF_", "I_", "F_", "L_", "TH_"):
+        for field in (n for n in dir(layout) if n.startswith(prefix) and n.isupper()):
+            value = getattr(layout, field)
+            if not isinstance(value, int) or field in TWIN_SHAPES:
+                continue
+            if field[len(prefix) :].lower() not in names:
+                unnamed.append(field)
+    assert unnamed == []

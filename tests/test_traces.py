@@ -83,7 +83,7 @@ def test_eviction_and_promotion_order():
     p.access(21)
     assert p.lru() == [21, 11, 20, 17, 16, 15, 14, 13]
     assert p.page_frame[10] == L.NO_PAGE and p.page_frame[12] == L.NO_PAGE
-    assert p.inst[0, L.I_FREED_CLOCK] == 2
+    assert p.inst[0, L.I_FREED_PAGE_CLOCK] == 2
 
 
 def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
@@ -98,7 +98,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     assert p.lru() == [14, 15, 13, 20, 17, 16, 12, 11]
     assert p.flush_list() == [14, 15, 13]
     redo = int(p.knobs[schema.K_REDO_PER_CHANGE])
-    assert [int(p.frl[p.frame(x), L.L_OLDEST]) for x in (13, 15, 14)] == [
+    assert [int(p.frl[p.frame(x), L.L_OLDEST_MODIFICATION]) for x in (13, 15, 14)] == [
         lsn0,
         lsn0 + redo,
         lsn0 + 2 * redo,
@@ -119,7 +119,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     # (written in that order: the first two slots of the completion ring)
     assert [int(p.fr[f, L.F_PAGE]) for f in p.ring_frame[:2]] == [13, 15]
     assert p.flush_list() == [14, 15, 13]
-    assert p.inst[0, L.I_PEND_LIST] == 2
+    assert p.inst[0, L.I_PENDING_LIST] == 2
     # a second batch may not start while the first is in flight (buf_flush_start)
     n2, _ = cleaner.list_batch(
         p.g,
@@ -145,7 +145,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     assert p.lru() == [14, 15, 13, 20, 17, 16, 12, 11]
     # checkpoint moves to the oldest remaining modification
     cleaner.checkpoint(p.g, p.frl, p.inst)
-    assert p.g[L.G_CKPT] == lsn0 + 2 * redo
+    assert p.g[L.G_CHECKPOINT_LSN] == lsn0 + 2 * redo
 
 
 def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
@@ -188,10 +188,10 @@ def test_an_update_of_a_page_in_a_single_page_flush_waits_for_it():
     assert held == f and done == 1500
     # the flushing thread holds the page latched until its I/O is done: an update re-checks
     assert p.access(10, write=True, t=1200) == -1
-    assert p.g[L.G_SLEEP] == 1200 + L.SINGLE_FLUSH_POLL_US
-    assert p.out[0, schema.C_DML_UPDATES] == 0 and p.frl[f, L.L_OLDEST] == 123
+    assert p.g[L.G_SLEEP_UNTIL] == 1200 + L.SINGLE_FLUSH_POLL_US
+    assert p.out[0, schema.C_DML_UPDATES] == 0 and p.frl[f, L.L_OLDEST_MODIFICATION] == 123
     # a read of it goes ahead (the flush's latch lets readers in)
-    p.g[L.G_SLEEP] = 0
+    p.g[L.G_SLEEP_UNTIL] = 0
     assert p.access(10, t=1200) == 1200
 
 
@@ -218,14 +218,14 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     # the search passed all 8 pages (100 ns each: 1 us, rounded up), then the 500 us single-page
     # flush: the thread sleeps until its I/O is done, page 10 still in the pool meanwhile
     assert p.out[0, schema.C_SEARCH_SCANNED] == 8
-    wake, resume = int(p.g[L.G_SLEEP]), int(p.g[L.G_FREE_K])
+    wake, resume = int(p.g[L.G_SLEEP_UNTIL]), int(p.g[L.G_FREE_K])
     assert wake == 1000 + 1 + 500 and resume < 0
     held = int(p.g[L.G_HELD]) - 1
     assert p.fr[held, L.F_PAGE] == 10 and p.fr[held, L.F_IO] == L.IO_SINGLE
     # awake (run_step): the frame is freed, and the next iteration takes it for the read
     # (20 us service + 100 us latency), submitted at the wake: in time order
     free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, held)
-    p.g[L.G_SLEEP] = p.g[L.G_FREE_K] = p.g[L.G_HELD] = 0
+    p.g[L.G_SLEEP_UNTIL] = p.g[L.G_FREE_K] = p.g[L.G_HELD] = 0
     t = kernel_state.access(p, 30, False, wake, resume)
     assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held
     assert p.out[0, schema.C_WAIT_FREE] == 1 and p.out[0, schema.C_SEARCH_SCANNED] == 8

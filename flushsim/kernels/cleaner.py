@@ -70,8 +70,8 @@ def checkpoint(g, frl, inst):
     """Advance the checkpoint to the oldest modification (or the current LSN if all clean)."""
     oldest = oldest_modification(frl, inst)
     ck = oldest if oldest > 0 else g[L.G_LSN]
-    if ck > g[L.G_CKPT]:
-        g[L.G_CKPT] = ck
+    if ck > g[L.G_CHECKPOINT_LSN]:
+        g[L.G_CHECKPOINT_LSN] = ck
 
 
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
@@ -85,13 +85,13 @@ def write_complete(pool, knobs, f):
     fr[f, L.F_IO] = L.IO_NONE
     flush_list_remove(fr, frl, inst, i, f)
     if kind == L.IO_LRU:
-        inst[i, L.I_PEND_LRU] -= 1
+        inst[i, L.I_PENDING_LRU] -= 1
         if fr[f, L.F_LRU] != L.ON_FREE:
             evict(fr, inst, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
     elif kind == L.IO_MA_LRU:
-        inst[i, L.I_PEND_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
+        inst[i, L.I_PENDING_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
     else:
-        inst[i, L.I_PEND_LIST] -= 1
+        inst[i, L.I_PENDING_LIST] -= 1
 
 
 @njit(cache=True, _nrt=False)
@@ -137,7 +137,7 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
         # writing it. Batches are dispatched whole, ahead of the clock, and queue one behind
         # another in the write FIFO (other page cleaners', or this thread's earlier chunks): a
         # chunk is latched when the FIFO reaches it, not when its batch was chosen.
-        latch = max(cursor, g[L.G_DEV_BUSY])
+        latch = max(cursor, g[L.G_DEV_BUSY_WRITE])
         if dblwr == 1:
             # one sequential write of the whole buffer, then fsync of the doublewrite file
             d = submit(g, knobs, out, cursor, m * page, True)
@@ -159,12 +159,12 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
             frl[f, L.L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
-        if last > inst[i, L.I_PEND_DONE]:
-            inst[i, L.I_PEND_DONE] = last
+        if last > inst[i, L.I_PENDING_DONE]:
+            inst[i, L.I_PENDING_DONE] = last
         if kind == L.IO_LRU or kind == L.IO_MA_LRU:
-            inst[i, L.I_PEND_LRU] += m
+            inst[i, L.I_PENDING_LRU] += m
         else:
-            inst[i, L.I_PEND_LIST] += m
+            inst[i, L.I_PENDING_LIST] += m
         cursor = start if dblwr != 0 else cursor
         k += m
     return cursor + L.PC_PAGE_US * n
@@ -183,7 +183,7 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
     columns(out, N_COLS)
     i = nonneg(i)
     t = nonneg(t)
-    if inst[i, L.I_PEND_LRU] > 0:
+    if inst[i, L.I_PENDING_LRU] > 0:
         return 0, 0, t  # buf_flush_start: the previous LRU batch is still being written
     depth = int(knobs[S.K_LRU_DEPTH])
     scan_depth = min(depth, inst[i, L.I_LRU_LEN])
@@ -202,7 +202,7 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
         # the next step reads prev's frame: start fetching it while this one is handled
         prefetch2(fr, prev, L.F_PREV)
         prefetch2(fr, prev, L.F_IO)
-        prefetch2(frl, prev, L.L_OLDEST)
+        prefetch2(frl, prev, L.L_OLDEST_MODIFICATION)
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
             evicted += 1
@@ -231,11 +231,11 @@ def list_batch(g, pool, knobs, out, ring, i, n, lsn_limit, t):
     """
     fr, frl, inst, page_frame = pool
     ring_frame, ring_done = ring
-    if n <= 0 or inst[i, L.I_PEND_LIST] > 0:
+    if n <= 0 or inst[i, L.I_PENDING_LIST] > 0:
         return 0, t
     count = 0
     f = inst[i, L.I_FL_TAIL]
-    while f >= 0 and count < n and frl[f, L.L_OLDEST] < lsn_limit:
+    while f >= 0 and count < n and frl[f, L.L_OLDEST_MODIFICATION] < lsn_limit:
         prev = fr[f, L.F_FPREV]
         if fr[f, L.F_IO] == L.IO_NONE:
             fr[f, L.F_IO] = L.IO_LIST
@@ -343,7 +343,7 @@ def page_recommendation(g, gf, pool, knobs, out, slots, last_pages, sync, lsn_li
     for i in range(n_inst):
         c = 0
         f = inst[i, L.I_FL_TAIL]
-        while f >= 0 and c < cap and frl[f, L.L_OLDEST] <= target:
+        while f >= 0 and c < cap and frl[f, L.L_OLDEST_MODIFICATION] <= target:
             c += 1
             f = fr[f, L.F_FPREV]
         slots[i] = c // sf + 1

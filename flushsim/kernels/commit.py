@@ -44,9 +44,9 @@ def log_free_check(g, pool, sched, out, t):
     """
     fr, frl, inst, page_frame = pool
     free_check = g[L.G_FREE_CHECK]
-    if g[L.G_LSN] - g[L.G_CKPT] > free_check:
+    if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] > free_check:
         checkpoint(g, frl, inst)
-        if g[L.G_LSN] - g[L.G_CKPT] > free_check:
+        if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] > free_check:
             signal_cleaner(g, sched, t, True)
             s = t // 1_000_000
             if s < out.shape[0]:
@@ -68,7 +68,7 @@ def ma_after_commit(g, pool, knobs, sched, t):
     times, heap, pos = sched
     _, age_async, max_age = ma_redo_limits(knobs)
     lsn = g[L.G_LSN]
-    age = lsn - g[L.G_CKPT]
+    age = lsn - g[L.G_CHECKPOINT_LSN]
     if age > max_age:
         if g[L.G_MA_SYNC_LSN] < lsn:
             g[L.G_MA_SYNC_LSN] = lsn
@@ -97,13 +97,13 @@ def ma_log_free_check(g, pool, knobs, sched, out, t):
     fr, frl, inst, page_frame = pool
     times, heap, pos = sched
     _, _, max_age = ma_redo_limits(knobs)
-    if g[L.G_LSN] - g[L.G_CKPT] <= max_age:
+    if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] <= max_age:
         return 0
-    target = min(g[L.G_CKPT] + max_age, g[L.G_CKPT] + L.MA_MIB)
+    target = min(g[L.G_CHECKPOINT_LSN] + max_age, g[L.G_CHECKPOINT_LSN] + L.MA_MIB)
     oldest = oldest_modification(frl, inst)
     if oldest == 0 or oldest >= target:
         checkpoint(g, frl, inst)
-        if g[L.G_LSN] - g[L.G_CKPT] <= max_age:
+        if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] <= max_age:
             return 0
     if g[L.G_MA_SYNC_LSN] < target:
         g[L.G_MA_SYNC_LSN] = target
@@ -138,7 +138,7 @@ def finish_commit(g, knobs, series, th, e, t):
         if done > t and s < out.shape[0]:
             out[s, S.C_COMMIT_WAIT] += (done - t) / 1000.0
     th[e, L.TH_WROTE] = 0
-    th[e, L.TH_COMMIT] = 0
+    th[e, L.TH_COMMIT_PENDING] = 0
     s = nonneg(done) // 1_000_000
     if s < out.shape[0]:
         out[s, S.C_TPS] += 1

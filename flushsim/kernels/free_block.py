@@ -67,7 +67,7 @@ def get_free_block(g, pool, knobs, out, ring, sched, i, t, resume):
     """buf_LRU_get_free_block (MySQL 8.0). Returns (frame or NIL, time the thread continues).
 
     From the third iteration on the server sleeps 10 ms before its single-page flush. The
-    thread sleeps in run_step: this returns NIL with g[G_SLEEP] = the wake time and
+    thread sleeps in run_step: this returns NIL with g[G_SLEEP_UNTIL] = the wake time and
     g[G_FREE_K] = 1 + the iteration, and `resume` (that value, 0 otherwise) carries on there with
     the flush. A single-page flush that writes sleeps the same way until its I/O is done, with
     g[G_FREE_K] = -(1 + the next iteration) and g[G_HELD] = 1 + the written frame (run_step
@@ -106,7 +106,7 @@ def get_free_block(g, pool, knobs, out, ring, sched, i, t, resume):
                 if s < out.shape[0]:
                     out[s, S.C_FREE_WAITS] += 1
                 add_wait(out, S.C_FREE_WAIT_MS, t0, t + L.FREE_WAIT_SLEEP_US)
-                g[L.G_SLEEP] = t + L.FREE_WAIT_SLEEP_US
+                g[L.G_SLEEP_UNTIL] = t + L.FREE_WAIT_SLEEP_US
                 g[L.G_FREE_K] = k + 1
                 return L.NIL, t
         woke = False
@@ -121,7 +121,7 @@ def get_free_block(g, pool, knobs, out, ring, sched, i, t, resume):
         if held >= 0:
             # synchronous I/O: sleep in run_step until it is done, then free the frame and go on
             add_wait(out, S.C_FREE_WAIT_MS, t0, t)
-            g[L.G_SLEEP] = t
+            g[L.G_SLEEP_UNTIL] = t
             g[L.G_FREE_K] = -(1 + k)
             g[L.G_HELD] = held + 1
             return L.NIL, before

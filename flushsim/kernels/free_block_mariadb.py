@@ -31,9 +31,9 @@ def get_free_block_mariadb(g, pool, knobs, out, ring, sched, t, resume):
     an LRU batch has writes in flight (buf_pool.n_flush_LRU, woken by done_free); else run its
     own buf_flush_LRU(innodb_lru_flush_size) and go on to n + 1.
     Nothing that takes time is done ahead of the clock: the thread sleeps for the mutex, for
-    its own search or batch, or for a batch's writes. It sets g[G_SLEEP] to the time it goes on
-    and g[G_FREE_K] to where (`resume`: 1 + 2 n, + 1 past the search), and returns NIL; run_step
-    keeps the row pending. A page its search freed stays on the free list, which no other
+    its own search or batch, or for a batch's writes. It sets g[G_SLEEP_UNTIL] to the time it
+    goes on and g[G_FREE_K] to where (`resume`: 1 + 2 n, + 1 past the search), and returns NIL;
+    run_step keeps the row pending. A page its search freed stays on the free list, which no other
     thread reaches before the mutex is free. Simplifications: the mutex has no queue (after its
     release, the waiter that runs first takes it), and the done_free wait ends when the batch's
     last write completes, not at each page it frees.
@@ -104,7 +104,7 @@ def _ma_sleep(g, out, t0, wake, resume):
 
     It goes on at `resume` (get_free_block_mariadb's encoding, 0: from the start). Returns NIL.
     """
-    g[L.G_SLEEP] = wake
+    g[L.G_SLEEP_UNTIL] = wake
     g[L.G_FREE_K] = resume
     add_wait(out, S.C_FREE_WAIT_MS, t0, wake)
     return L.NIL

@@ -15,12 +15,12 @@ def check_state(sim) -> None:
     in_flight = {f for _, f in sim.writes_in_flight}
     for inst in sim.instances:
         lru = []
-        f, prev = inst.head, None
+        f, prev = inst.lru_head, None
         while f is not None:
             assert f.prev is prev, f"instance {inst.index}: LRU back link broken at frame {f.id}"
             lru.append(f)
             prev, f = f, f.next
-        assert prev is inst.tail, f"instance {inst.index}: LRU tail is not the last frame"
+        assert prev is inst.lru_tail, f"instance {inst.index}: LRU tail is not the last frame"
         assert len(lru) == inst.lru_len, f"instance {inst.index}: LRU length is off"
         lru_set = set(lru)
         free_set = set(inst.free)

@@ -99,16 +99,16 @@ def submit(g, knobs, out, now, nbytes, is_write):
     now = nonneg(now)
     service = _service(knobs, nbytes, is_write)
     if is_write:
-        start = max(now, g[L.G_DEV_BUSY])
+        start = max(now, g[L.G_DEV_BUSY_WRITE])
         if start == now:
             # busy only with the neighbour's writeback, if at all: wait for its requests in
             # flight (a write queued behind other writes has already paid that wait)
             start = _behind_stream(g, knobs, start)
-        g[L.G_DEV_BUSY] = start + service
+        g[L.G_DEV_BUSY_WRITE] = start + service
     else:
         start = max(now, g[L.G_DEV_BUSY_READ])
         g[L.G_DEV_BUSY_READ] = start + service
-        g[L.G_DEV_BUSY] = max(g[L.G_DEV_BUSY], now) + service
+        g[L.G_DEV_BUSY_WRITE] = max(g[L.G_DEV_BUSY_WRITE], now) + service
     if g[L.G_WB_END] > now:
         g[L.G_WB_END] += service  # the writeback stream is pushed back
     lat = knobs[S.K_DEV_WLAT] if is_write else knobs[S.K_DEV_RLAT]
@@ -130,11 +130,11 @@ def submit_sync_write(g, knobs, out, now, nbytes):
     service = _service(knobs, nbytes, True)
     start = _behind_stream(g, knobs, max(now, g[L.G_LOG_BUSY]))
     g[L.G_LOG_BUSY] = start + service
-    if g[L.G_DEV_BUSY] > now:
+    if g[L.G_DEV_BUSY_WRITE] > now:
         # not max(busy, now) + service: `now` is often ahead of the clock (a journal commit
         # block goes out after seconds of the neighbour's writeback), and moving the page-write
         # FIFO up to it would hold up every page write submitted meanwhile
-        g[L.G_DEV_BUSY] += service
+        g[L.G_DEV_BUSY_WRITE] += service
     if g[L.G_WB_END] > now:
         g[L.G_WB_END] += service
     done = start + service + int(knobs[S.K_DEV_WLAT] + 0.5)
@@ -270,7 +270,7 @@ def sata_flush_start(g, knobs, t):
     are done (ata_std_qc_defer). Those are the head of the read and write FIFOs, at most
     NCQ_DEPTH commands, counted as page writes.
     """
-    busy = max(g[L.G_DEV_BUSY], g[L.G_DEV_BUSY_READ])
+    busy = max(g[L.G_DEV_BUSY_WRITE], g[L.G_DEV_BUSY_READ])
     if busy <= t:
         return t
     return min(busy, t + L.NCQ_DEPTH * _service(knobs, knobs[S.K_PAGE_SIZE], True))

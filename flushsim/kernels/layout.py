@@ -53,7 +53,7 @@ F_FNEXT = 4  # flush list: towards the tail (oldest)
 F_LRU = 5  # ON_FREE, or on the LRU list: LRU_YOUNG / LRU_OLD (old sublist)
 F_IO = 6  # IO_NONE or the kind of write in flight
 F_ACCESS_MS = 7  # first access time of the page in ms (0 = not accessed yet)
-F_FCLOCK = 8  # pool freed_page_clock when the page was last put at the LRU head
+F_FREED_CLOCK = 8  # pool freed_page_clock when the page was last put at the LRU head
 N_FRAME_I32 = 9
 
 # F_LRU values: one field for "on the LRU list" and "in its old sublist" (4 bytes a frame less)
@@ -62,7 +62,7 @@ LRU_YOUNG = 1
 LRU_OLD = 2
 
 # frame fields (int64 rows)
-L_OLDEST = 0  # oldest_modification LSN, 0 if clean
+L_OLDEST_MODIFICATION = 0  # oldest_modification LSN, 0 if clean
 L_IO_LATCH = 1  # when the write in flight latched the page: its doublewrite chunk's start (us)
 N_FRAME_I64 = 2
 
@@ -82,13 +82,13 @@ I_FL_HEAD = 5
 I_FL_TAIL = 6
 I_FL_LEN = 7
 I_FREE_LEN = 8  # frames on the free list of this instance
-I_FREED_CLOCK = 9  # pages evicted so far (freed_page_clock)
-I_PEND_LRU = 10  # LRU-batch writes in flight
-I_PEND_LIST = 11  # flush-list-batch writes in flight
+I_FREED_PAGE_CLOCK = 9  # pages evicted so far (freed_page_clock)
+I_PENDING_LRU = 10  # LRU-batch writes in flight
+I_PENDING_LIST = 11  # flush-list-batch writes in flight
 I_TRY_LRU_SCAN = 12  # user threads may scan the LRU tail for a clean page
 I_FIRST_FRAME = 13  # frames [first, first + size) belong to this instance
 I_SIZE = 14
-I_PEND_DONE = 15  # completion time of the last write dispatched by this instance's batches
+I_PENDING_DONE = 15  # completion time of the last write dispatched by this instance's batches
 I_FREE_HEAD = 16  # first frame of the free list (linked through F_NEXT), NIL if empty
 # What the last scan_and_free learnt, kept exact by the list operations of pool.py: the first
 # I_SCAN_N frames from the LRU tail are I_SCAN_PRE..+I_SCAN_N in order, none replaceable,
@@ -109,9 +109,9 @@ N_INST = I_LRU_ITR + 1
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us
 G_LSN = 1  # current LSN (bytes of redo since start)
-G_CKPT = 2  # last checkpoint LSN
+G_CHECKPOINT_LSN = 2  # last checkpoint LSN
 G_ACTIVITY = 3  # srv activity count: +1 per committed transaction
-G_DEV_BUSY = 4  # device write FIFO busy until (us)
+G_DEV_BUSY_WRITE = 4  # device write FIFO busy until (us)
 G_RING_HEAD = 5
 G_RING_TAIL = 6
 G_PC_LOOP_START = 7  # page cleaner: start of the current 1 s loop
@@ -131,7 +131,7 @@ G_WL_DONE = 20  # sequential workload reached its end
 G_SECOND = 21  # seconds already sampled
 G_TL_NEXT = 22  # next timeline event
 G_PC_DISABLED = 23
-G_N_ACTIVE_THREADS = 24
+G_N_ACTIVE = 24
 G_END = 25  # simulation end time, us
 G_TRX_TOTAL = 26
 G_PC_ROUND_END = 27  # when the page cleaner's last round finished dispatching
@@ -148,7 +148,9 @@ G_MA_PHASE = 36  # PH_*: where the cleaner resumes after waiting for its writes
 G_MA_LRU_N = 37  # LRU budget of a pass that waits for pending writes first
 G_MA_LRU_BUSY = 38  # an LRU batch (buf_pool.n_flush_LRU) has writes in flight until (us)
 G_MA_WAKE_ACTIVITY = 39  # buf_pool.last_activity_count (page_cleaner_wakeup)
-G_SLEEP = 40  # set by a user thread that must sleep (a page's write, a free block): until (us)
+G_SLEEP_UNTIL = (
+    40  # set by a user thread that must sleep (a page's write, a free block): until (us)
+)
 # the I/O path (io.py): a neighbour process's buffered writes and the ext4 journal
 G_NB_LAST = 41  # neighbour's dirty page-cache bytes are accounted up to this time (us)
 G_NB_DIRTY = 42  # neighbour's dirty page-cache bytes not yet written back
@@ -167,7 +169,7 @@ G_LOG_BUSY = 51  # the FIFO of small synchronous writes (log, journal) is busy u
 G_PACE_BASE = 52  # the shared schedule's start k = 0 (ns); start k is at base + k * 1e9 / rate
 G_PACE_K = 53  # the next start's k
 G_PACE_EPOCH = 54  # the schedule restarted at (us): start slots claimed before it are void
-G_FREE_K = 55  # with G_SLEEP, from get_free_block: 1 + the iteration to resume at (0: none;
+G_FREE_K = 55  # with G_SLEEP_UNTIL, from get_free_block: 1 + the iteration to resume at (0: none;
 #   -(1 + the iteration): back from a single-page flush's I/O, past the flush)
 G_HELD = 56  # with it: 1 + the frame that single-page flush holds until its I/O is done (0: none)
 G_LOCK_FLOOR = 57  # earliest completion (us) of a page write whose lock is not yet placed (0: none)
@@ -204,7 +206,7 @@ TH_START = 2  # its start time (us),
 TH_PENDING = 3  # page + 1 of a row kept for the next step (0: none),
 TH_PENDING_WRITE = 4  # and whether that row is an update,
 TH_WROTE = 5  # the transaction changed a row (its commit flushes the redo),
-TH_COMMIT = 6  # 1 while its commit waits for the clock before the log flush,
+TH_COMMIT_PENDING = 6  # 1 while its commit waits for the clock before the log flush,
 TH_COMMIT_LSN = 7  # and the LSN that flush must cover,
 TH_SLOT = 8  # trx_rate: 1 + the start slot (us) it sleeps until (0: none)
 TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none; < 0: past a flush)

@@ -64,7 +64,7 @@ def scan_and_free(pool, knobs, i, scan_all):
         inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
         evict(fr, inst, page_frame, i, f, ratio)
         # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
-        prefetch2(frl, inst[i, L.I_SCAN_NEXT], L.L_OLDEST)
+        prefetch2(frl, inst[i, L.I_SCAN_NEXT], L.L_OLDEST_MODIFICATION)
     else:
         inst[i, L.I_LRU_ITR] = f
     return found, scanned

@@ -161,7 +161,7 @@ def ma_list_batch(g, pool, knobs, out, ring, max_n, lsn, t):
     ring_frame, ring_done = ring
     count = 0
     f = inst[0, L.I_FL_TAIL]
-    while f >= 0 and count < max_n and frl[f, L.L_OLDEST] < lsn:
+    while f >= 0 and count < max_n and frl[f, L.L_OLDEST_MODIFICATION] < lsn:
         prev = fr[f, L.F_FPREV]
         if fr[f, L.F_IO] == L.IO_NONE:
             fr[f, L.F_IO] = L.IO_LIST
@@ -255,7 +255,7 @@ def recommendation(g, gf, pool, knobs, out, last_pages, oldest, pct_lwm, dirty, 
     pfl = 0
     f = inst[0, L.I_FL_TAIL]
     while f >= 0:
-        if frl[f, L.L_OLDEST] > target:
+        if frl[f, L.L_OLDEST_MODIFICATION] > target:
             break
         pfl += 1
         if pfl >= iocmax:

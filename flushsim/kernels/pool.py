@@ -58,8 +58,8 @@ def free_pop(fr, frl, inst, i):
     inst[i, L.I_FREE_HEAD] = nxt
     # the next pop reads the new head's F_NEXT, and the page read into it its other fields
     prefetch2(fr, nxt, L.F_PAGE)
-    prefetch2(fr, nxt, L.F_FCLOCK)
-    prefetch2(frl, nxt, L.L_OLDEST)
+    prefetch2(fr, nxt, L.F_FREED_CLOCK)
+    prefetch2(frl, nxt, L.L_OLDEST_MODIFICATION)
     fr[f, L.F_NEXT] = L.NIL
     inst[i, L.I_FREE_LEN] -= 1
     return f
@@ -150,7 +150,7 @@ def lru_add(fr, inst, i, f, old, ratio):
         else:
             inst[i, L.I_LRU_TAIL] = f
         inst[i, L.I_LRU_HEAD] = f
-        fr[f, L.F_FCLOCK] = inst[i, L.I_FREED_CLOCK]
+        fr[f, L.F_FREED_CLOCK] = inst[i, L.I_FREED_PAGE_CLOCK]
     else:
         # the old sublist runs from LRU_old to the tail: f lands I_OLD_LEN - 1 from the tail
         scan_cache_insert(inst, i, f, inst[i, L.I_OLD_LEN] - 1)
@@ -239,7 +239,7 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
 
     Returns 1 (make young), 0 (leave it) or -1 (leave it, and count it as "not made young").
     """
-    if inst[i, L.I_FREED_CLOCK] == 0:
+    if inst[i, L.I_FREED_PAGE_CLOCK] == 0:
         return 0  # nothing evicted yet: no point in moving pages around
     if old_blocks_time > 0 and fr[f, L.F_LRU] == L.LRU_OLD:
         acc = fr[f, L.F_ACCESS_MS]
@@ -248,10 +248,10 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
         return -1
     # buf_page_peek_if_young: young enough while fewer than ~1/4 of the young sublist
     # has been evicted since the page was put at the head.
-    limit = fr[f, L.F_FCLOCK] + inst[i, L.I_SIZE] * (L.BUF_LRU_OLD_RATIO_DIV - ratio) // (
+    limit = fr[f, L.F_FREED_CLOCK] + inst[i, L.I_SIZE] * (L.BUF_LRU_OLD_RATIO_DIV - ratio) // (
         L.BUF_LRU_OLD_RATIO_DIV * 4
     )
-    if (inst[i, L.I_FREED_CLOCK] & 0x7FFFFFFF) < limit:
+    if (inst[i, L.I_FREED_PAGE_CLOCK] & 0x7FFFFFFF) < limit:
         return 0
     return 1
 
@@ -259,7 +259,7 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
 @njit(cache=True, inline="always", _nrt=False)
 def flush_list_add(fr, frl, inst, i, f, lsn):
     """buf_flush_insert_into_flush_list: a clean page gets dirty at `lsn`; add at the head."""
-    frl[f, L.L_OLDEST] = lsn
+    frl[f, L.L_OLDEST_MODIFICATION] = lsn
     head = inst[i, L.I_FL_HEAD]
     fr[f, L.F_FPREV] = L.NIL
     fr[f, L.F_FNEXT] = head
@@ -289,7 +289,7 @@ def flush_list_remove(fr, frl, inst, i, f):
         inst[i, L.I_FL_TAIL] = prev
     fr[f, L.F_FPREV] = L.NIL
     fr[f, L.F_FNEXT] = L.NIL
-    frl[f, L.L_OLDEST] = 0
+    frl[f, L.L_OLDEST_MODIFICATION] = 0
     inst[i, L.I_FL_LEN] -= 1
     scan_cut(inst, i, f, f)  # f may be replaceable now
 
@@ -297,7 +297,7 @@ def flush_list_remove(fr, frl, inst, i, f):
 @njit(cache=True, inline="always", _nrt=False)
 def replaceable(fr, frl, f):
     """buf_flush_ready_for_replace: clean and no I/O in flight."""
-    return frl[f, L.L_OLDEST] == 0 and fr[f, L.F_IO] == L.IO_NONE
+    return frl[f, L.L_OLDEST_MODIFICATION] == 0 and fr[f, L.F_IO] == L.IO_NONE
 
 
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
@@ -311,8 +311,8 @@ def evict(fr, inst, page_frame, i, f, ratio):
     page_frame[fr[f, L.F_PAGE]] = L.NO_PAGE
     fr[f, L.F_PAGE] = L.NO_PAGE
     fr[f, L.F_ACCESS_MS] = 0
-    fr[f, L.F_FCLOCK] = 0
-    inst[i, L.I_FREED_CLOCK] += 1
+    fr[f, L.F_FREED_CLOCK] = 0
+    inst[i, L.I_FREED_PAGE_CLOCK] += 1
     free_push(fr, inst, i, f)
 
 
@@ -323,7 +323,7 @@ def oldest_modification(frl, inst):
     for i in range(inst.shape[0]):
         t = inst[i, L.I_FL_TAIL]
         if t >= 0:
-            lsn = frl[t, L.L_OLDEST]
+            lsn = frl[t, L.L_OLDEST_MODIFICATION]
             if best == 0 or lsn < best:
                 best = lsn
     return best

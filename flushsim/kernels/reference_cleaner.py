@@ -22,7 +22,7 @@ class CleanerMixin:
         scan_depth = min(depth, inst.lru_len)
         batch: list[Frame] = []
         evicted = scanned = 0
-        f = inst.tail
+        f = inst.lru_tail
         while (
             f is not None
             and len(batch) + evicted < scan_depth

@@ -21,8 +21,8 @@ class MariaDBMixin:
 
     def ma_init(self) -> None:
         self.engine = int(self.k.engine)
-        self.ma_async = 0  # buf_flush_async_lsn
-        self.ma_sync = 0  # buf_flush_sync_lsn
+        self.ma_async_lsn = 0  # buf_flush_async_lsn
+        self.ma_sync_lsn = 0  # buf_flush_sync_lsn
         self.ma_idle = False
         self.ma_last_activity = 0
         self.ma_abstime = 0
@@ -79,7 +79,7 @@ class MariaDBMixin:
         t = max(t, inst.lru_mutex)
         batch: list = []
         evicted = scanned = 0
-        f = inst.tail
+        f = inst.lru_tail
         while f is not None and inst.lru_len > min_len and len(inst.free) < free_limit:
             if not self.ma_new and len(batch) + evicted >= max_n:
                 break
@@ -212,7 +212,7 @@ class MariaDBMixin:
     # ------------------------------------------------------------------ the loop
     def ma_next_wake(self, t: int) -> int:
         inst = self.instances[0]
-        if self.ma_sync != 0 and self.k.innodb_flush_sync != 0:
+        if self.ma_sync_lsn != 0 and self.k.innodb_flush_sync != 0:
             return t
         if self.need_LRU_eviction():
             return t
@@ -228,11 +228,11 @@ class MariaDBMixin:
     def ma_after_lru(self, end: int) -> int:
         oldest = self.oldest_modification()
         if oldest == 0:
-            self.ma_sync = 0
+            self.ma_sync_lsn = 0
             self.ma_idle = True
         else:
-            if oldest >= self.ma_async:
-                self.ma_async = 0
+            if oldest >= self.ma_async_lsn:
+                self.ma_async_lsn = 0
             self.ma_idle = False
         return self.ma_finish(end)
 
@@ -256,10 +256,10 @@ class MariaDBMixin:
         if phase == L.PH_FURIOUS_DONE:
             self.checkpoint()
             measure = self.oldest_modification() or LSN_MAX
-            if measure >= self.ma_sync:
-                self.ma_sync = 0
-            elif measure >= self.ma_async:
-                self.ma_async = 0
+            if measure >= self.ma_sync_lsn:
+                self.ma_sync_lsn = 0
+            elif measure >= self.ma_async_lsn:
+                self.ma_async_lsn = 0
             self.pc_last_pages = 0
             self.ma_abstime = t + 1_000_000
             end = t + L.PC_ROUND_BASE_US
@@ -269,13 +269,13 @@ class MariaDBMixin:
             n, free_at = self.buf_flush_LRU(self.ma_lru_n, t)
             self.pc_last_pages += n
             return self.ma_after_lru(free_at + L.PC_ROUND_BASE_US)
-        if self.ma_sync != 0 and self.k.innodb_flush_sync != 0:
+        if self.ma_sync_lsn != 0 and self.k.innodb_flush_sync != 0:
             # buf_flush_sync_for_checkpoint: furious flushing
             clock = t
             if self.ma_new and self.need_LRU_eviction():
                 self.ma_idle = False
                 _, clock = self.buf_flush_LRU(int(self.k.innodb_io_capacity), clock)
-            n, clock = self.ma_flush_list(iocmax, self.ma_sync, clock)
+            n, clock = self.ma_flush_list(iocmax, self.ma_sync_lsn, clock)
             self.count(t, S.C_SYNC, n)
             done = self.fsync(max(clock, self.last_write_done()), L.FILE_DATA)
             self.ma_phase = L.PH_FURIOUS_DONE
@@ -284,18 +284,18 @@ class MariaDBMixin:
         self.ma_abstime = t + 1_000_000
         oldest = self.oldest_modification()
         if oldest == 0:
-            self.ma_sync = 0
+            self.ma_sync_lsn = 0
             self.ma_idle = True
             return self.ma_finish(t + L.PC_ROUND_BASE_US)
-        soft = self.ma_async
-        if self.ma_sync != 0:
-            if oldest >= self.ma_sync:
-                self.ma_sync = 0
-            elif self.ma_sync > soft:
-                soft = self.ma_sync
+        soft = self.ma_async_lsn
+        if self.ma_sync_lsn != 0:
+            if oldest >= self.ma_sync_lsn:
+                self.ma_sync_lsn = 0
+            elif self.ma_sync_lsn > soft:
+                soft = self.ma_sync_lsn
         if soft != 0:
             if oldest >= soft:
-                self.ma_async = soft = 0
+                self.ma_async_lsn = soft = 0
         elif self.need_LRU_eviction():
             self.ma_idle = False
             return self.ma_lru_pass_after_writes(iocmax, t)
@@ -341,7 +341,7 @@ class MariaDBMixin:
                 self.pc_last_pages = n_flushed
                 self.count(t, S.C_ADAPTIVE, n_flushed)
             elif (
-                self.ma_async <= oldest and not self.need_LRU_eviction()
+                self.ma_async_lsn <= oldest and not self.need_LRU_eviction()
             ) or not self.cleaner_flushes_lru():
                 return self.ma_after_lru(t + L.PC_ROUND_BASE_US)
             else:
@@ -432,12 +432,12 @@ class MariaDBMixin:
         _, age_async, max_age = self.ma_redo_limits()
         age = self.lsn - self.checkpoint_lsn
         if age > max_age:
-            if self.ma_sync < self.lsn:
-                self.ma_sync = self.lsn
+            if self.ma_sync_lsn < self.lsn:
+                self.ma_sync_lsn = self.lsn
                 self.ma_wake_cleaner(t)
         elif age > age_async:
-            if self.ma_async < self.lsn:
-                self.ma_async = self.lsn
+            if self.ma_async_lsn < self.lsn:
+                self.ma_async_lsn = self.lsn
                 self.ma_wake_cleaner(t)
         inst = self.instances[0]
         if self.ma_idle and inst.flush_list:
@@ -458,7 +458,7 @@ class MariaDBMixin:
             self.checkpoint()
             if self.lsn - self.checkpoint_lsn <= max_age:
                 return 0
-        self.ma_sync = max(self.ma_sync, target)
+        self.ma_sync_lsn = max(self.ma_sync_lsn, target)
         self.ma_wake_cleaner(t)
         self.count(t, S.C_REDO_WAIT, L.FREE_WAIT_SLEEP_US / 1000.0)
         return t + L.FREE_WAIT_SLEEP_US

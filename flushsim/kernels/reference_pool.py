@@ -31,22 +31,22 @@ class PoolMixin:
                 return
 
     def buf_LRU_old_init(self, inst: Instance) -> None:
-        f = inst.head
+        f = inst.lru_head
         while f is not None:
             f.old = True
             f = f.next
-        inst.lru_old = inst.head
+        inst.lru_old = inst.lru_head
         inst.old_len = inst.lru_len
         self.buf_LRU_old_adjust_len(inst)
 
     def buf_LRU_add_block(self, inst: Instance, f: Frame, old: bool) -> None:
         if not old or inst.lru_len < L.BUF_LRU_OLD_MIN_LEN:
-            f.prev, f.next = None, inst.head
-            if inst.head is not None:
-                inst.head.prev = f
+            f.prev, f.next = None, inst.lru_head
+            if inst.lru_head is not None:
+                inst.lru_head.prev = f
             else:
-                inst.tail = f
-            inst.head = f
+                inst.lru_tail = f
+            inst.lru_head = f
             f.freed_clock = inst.freed_page_clock
         else:
             at = inst.lru_old
@@ -54,7 +54,7 @@ class PoolMixin:
             if at.next is not None:
                 at.next.prev = f
             else:
-                inst.tail = f
+                inst.lru_tail = f
             at.next = f
             inst.old_len += 1
         inst.lru_len += 1
@@ -77,17 +77,17 @@ class PoolMixin:
         if f.prev is not None:
             f.prev.next = f.next
         else:
-            inst.head = f.next
+            inst.lru_head = f.next
         if f.next is not None:
             f.next.prev = f.prev
         else:
-            inst.tail = f.prev
+            inst.lru_tail = f.prev
         f.prev = f.next = None
         f.in_lru = False
         inst.lru_len -= 1
         was_old, f.old = f.old, False
         if inst.lru_len < L.BUF_LRU_OLD_MIN_LEN:
-            g = inst.head
+            g = inst.lru_head
             while g is not None:
                 g.old = False
                 g = g.next

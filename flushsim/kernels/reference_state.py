@@ -66,8 +66,8 @@ class Instance:
     size: int
     first_frame: int
     free: list[Frame] = field(default_factory=list)
-    head: Frame | None = None
-    tail: Frame | None = None
+    lru_head: Frame | None = None
+    lru_tail: Frame | None = None
     lru_len: int = 0
     lru_old: Frame | None = None
     old_len: int = 0

@@ -56,7 +56,7 @@ class ThreadsMixin:
         """From lru_scan_itr if it is in the young part (LRUItr::start), else from the tail."""
         f = inst.lru_itr
         if f is None or f.old:
-            f = inst.tail
+            f = inst.lru_tail
         scanned = 0
         while f is not None and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
             prev = f.prev
@@ -83,7 +83,7 @@ class ThreadsMixin:
     ) -> tuple[bool, int, Frame | None]:
         """(freed or written, when its I/O is done, the written frame: io-fixed until then)."""
         page = int(self.k.innodb_page_size)
-        f = inst.tail
+        f = inst.lru_tail
         while f is not None:
             if self.replaceable(f):
                 self.buf_LRU_free_page(inst, f)

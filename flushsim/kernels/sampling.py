@@ -36,7 +36,7 @@ def sample_second(g, inst, knobs, out, s):
     out[s, S.C_DIRTY] = dirty
     out[s, S.C_OLD] = old
     out[s, S.C_LSN] = g[L.G_LSN]
-    out[s, S.C_CKPT] = g[L.G_CKPT]
-    out[s, S.C_CKPT_AGE] = g[L.G_LSN] - g[L.G_CKPT]
+    out[s, S.C_CKPT] = g[L.G_CHECKPOINT_LSN]
+    out[s, S.C_CKPT_AGE] = g[L.G_LSN] - g[L.G_CHECKPOINT_LSN]
     out[s, S.C_AGE_ASYNC] = age_async
     out[s, S.C_AGE_SYNC] = age_sync

@@ -117,7 +117,7 @@ def wake_threads(g, th, sched, t):
     free the frame (event_loop), then stops.
     """
     times, heap, pos = sched
-    n_active = g[L.G_N_ACTIVE_THREADS]
+    n_active = g[L.G_N_ACTIVE]
     for e in range(g[L.G_N_THREADS_MAX]):
         target = t if (e < n_active and g[L.G_WL_RUNNING] == 1) else L.INF_TIME
         if target == L.INF_TIME and th[e, L.TH_HELD] != 0:

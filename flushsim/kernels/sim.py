@@ -93,7 +93,7 @@ def apply_event(g, knobs, th, sched, kind, knob, value, t):
                 times[cleaner] = t
             heap_fix(sched, cleaner)
         elif knob == S.K_THREADS:
-            g[L.G_N_ACTIVE_THREADS] = min(int(value), g[L.G_N_THREADS_MAX])
+            g[L.G_N_ACTIVE] = min(int(value), g[L.G_N_THREADS_MAX])
             wake_threads(g, th, sched, t)
         elif knob == S.K_WORKLOAD or knob == S.K_SEQ_START or knob == S.K_SEQ_END:
             g[L.G_SEQ_CURSOR] = int(knobs[S.K_SEQ_START])
@@ -126,7 +126,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         fr[f, L.F_LRU] = L.ON_FREE
         fr[f, L.F_IO] = L.IO_NONE
         fr[f, L.F_ACCESS_MS] = 0
-        fr[f, L.F_FCLOCK] = 0
+        fr[f, L.F_FREED_CLOCK] = 0
     for i in range(n_inst):
         inst[i, L.I_LRU_HEAD] = L.NIL
         inst[i, L.I_LRU_TAIL] = L.NIL
@@ -146,12 +146,12 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     g = np.zeros(L.N_G, dtype=np.int64)
     gf = np.zeros(L.N_GF, dtype=np.float64)
     g[L.G_LSN] = S.LOG_START_LSN
-    g[L.G_CKPT] = S.LOG_START_LSN
+    g[L.G_CHECKPOINT_LSN] = S.LOG_START_LSN
     g[L.G_LOG_FLUSH_LSN] = S.LOG_START_LSN
     g[L.G_PC_LOOP_START] = -1_000_000
     g[L.G_PC_DISABLED] = 1 if knobs[S.K_PC_DISABLED] != 0 else 0
     g[L.G_N_THREADS_MAX] = n_threads_max
-    g[L.G_N_ACTIVE_THREADS] = min(int(knobs[S.K_THREADS]), n_threads_max)
+    g[L.G_N_ACTIVE] = min(int(knobs[S.K_THREADS]), n_threads_max)
     g[L.G_WL_RUNNING] = 1
     g[L.G_SEQ_CURSOR] = int(knobs[S.K_SEQ_START])
     cache_free_check(g, knobs)
@@ -203,7 +203,7 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
             times[e] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else max(nxt, t + 1)
         elif (
             g[L.G_WL_RUNNING] == 0
-            or e >= g[L.G_N_ACTIVE_THREADS]
+            or e >= g[L.G_N_ACTIVE]
             or (g[L.G_WL_DONE] == 1 and th[e, L.TH_ROWS_LEFT] == 0)
         ):
             th[e, L.TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
@@ -253,7 +253,7 @@ def simulate_kernel(
     th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
     cleaner = n_threads_max
     times = np.full(n_ent, L.INF_TIME, dtype=np.int64)
-    for e in range(g[L.G_N_ACTIVE_THREADS]):
+    for e in range(g[L.G_N_ACTIVE]):
         times[e] = 0
     times[cleaner] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else 0
     heap = np.arange(n_ent).astype(np.int64)

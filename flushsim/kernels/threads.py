@@ -33,7 +33,7 @@ from .workload import draw_is_write, draw_row, pace_claim, prefetch_uniform
 def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
     """buf_page_get_gen for one row: hit or read the page, then modify it if `is_write`.
 
-    Returns the time (us) the thread continues, or -1 if it must sleep (g[G_SLEEP] says until
+    Returns the time (us) the thread continues, or -1 if it must sleep (g[G_SLEEP_UNTIL] says until
     when) or no free block could be found. `resume` continues an interrupted get_free_block
     (see there).
     """
@@ -82,11 +82,11 @@ def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
             # clock, would hand their frames to other threads early.
             if fr[f, L.F_IO] == L.IO_SINGLE:
                 # another thread's single-page flush: its end is when that thread wakes
-                g[L.G_SLEEP] = t + L.SINGLE_FLUSH_POLL_US
+                g[L.G_SLEEP_UNTIL] = t + L.SINGLE_FLUSH_POLL_US
                 return -1
             d = ring_done_of(g, ring_frame, ring_done, f)
             if d > t:
-                g[L.G_SLEEP] = d
+                g[L.G_SLEEP_UNTIL] = d
                 return -1
             if d >= 0:
                 complete_writes(g, pool, knobs, ring, t)
@@ -105,7 +105,7 @@ def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
         break
     s = t // 1_000_000
     if is_write:
-        if frl[f, L.L_OLDEST] == 0:
+        if frl[f, L.L_OLDEST_MODIFICATION] == 0:
             flush_list_add(fr, frl, inst, i, f, g[L.G_LSN])
         g[L.G_LSN] += int(knobs[S.K_REDO_PER_CHANGE])
         if s < out.shape[0]:
@@ -135,7 +135,7 @@ def run_step(g, pool, knobs, series, ring, sched, load, threads, e, t):
         # or not the row still needs a block
         single_flush_done(pool, knobs, th[e, L.TH_HELD] - 1)
         th[e, L.TH_HELD] = 0
-    if th[e, L.TH_COMMIT] == 1:
+    if th[e, L.TH_COMMIT_PENDING] == 1:
         return finish_commit(g, knobs, series, th, e, t)
     if th[e, L.TH_ROWS_LEFT] == 0:
         if knobs[S.K_TRX_RATE] > 0.0:
@@ -187,14 +187,14 @@ def run_step(g, pool, knobs, series, ring, sched, load, threads, e, t):
             g, pool, knobs, out, ring, sched, page, is_write, local, th[e, L.TH_FREE_K]
         )
         if local < 0:
-            if g[L.G_SLEEP] > 0:
+            if g[L.G_SLEEP_UNTIL] > 0:
                 # sleep until a page's write completes, or for a free block (MySQL's 10 ms, after
                 # which get_free_block resumes at iteration G_FREE_K; MariaDB's cleaner or LRU
                 # batch), then retry the row. Such an access starts at t (a row that touches
                 # the device while the local clock is ahead yields first, above): its
                 # buffer_pool_read_requests counts when it is retried.
-                w = g[L.G_SLEEP]
-                g[L.G_SLEEP] = 0
+                w = g[L.G_SLEEP_UNTIL]
+                g[L.G_SLEEP_UNTIL] = 0
                 th[e, L.TH_FREE_K] = g[L.G_FREE_K]
                 th[e, L.TH_HELD] = g[L.G_HELD]
                 g[L.G_FREE_K] = 0
@@ -227,7 +227,7 @@ def run_step(g, pool, knobs, series, ring, sched, load, threads, e, t):
             ma_after_commit(g, pool, knobs, sched, local)
         th[e, L.TH_COMMIT_LSN] = g[L.G_LSN]
         if local > t and th[e, L.TH_WROTE] == 1 and commit_waits(knobs):
-            th[e, L.TH_COMMIT] = 1  # the log write is device I/O: submit it in time order
+            th[e, L.TH_COMMIT_PENDING] = 1  # the log write is device I/O: submit it in time order
             return local
         return finish_commit(g, knobs, series, th, e, local)
     return local + int(knobs[S.K_THINK_US])

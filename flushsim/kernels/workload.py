@@ -61,8 +61,8 @@ def prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, per_row):
     f1 = page_frame[g[L.G_NEXT_PAGE]]
     if f1 >= 0:
         prefetch2(fr, f1, L.F_PAGE)
-        prefetch2(fr, f1, L.F_FCLOCK)
-        prefetch2(frl, f1, L.L_OLDEST)
+        prefetch2(fr, f1, L.F_FREED_CLOCK)
+        prefetch2(frl, f1, L.L_OLDEST_MODIFICATION)
     last = page_frame.shape[0] - 1
     p2 = min(int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit), last)
     prefetch1(page_frame, p2)
