@@ -480,7 +480,7 @@ def read_innodb_status(
         if "innodb_page_size" not in overrides:
             how += " (page size assumed; pass innodb_page_size=... if the server uses another)"
     cut = f"{where} is incomplete ({'; '.join(st.incomplete)})"
-    if engine != params.MYSQL80:
+    if engine in params.MARIADB:
         if st.instances:
             notes.append(f"{len(st.instances)} buffer pool instances: MariaDB models one pool.")
         if st.incomplete:

@@ -62,7 +62,13 @@ _GROUPS = {
     params.MARIADB106: ("mysqld", "server", "mariadb", "mariadbd", "client-server", "galera"),
     params.MARIADB1011: ("mysqld", "server", "mariadb", "mariadbd", "client-server", "galera"),
 }
-_VERSION_GROUPS = ("mysqld", "mariadb", "mariadbd")  # MySQL reads only [mysqld-8.0]
+# the groups a server also reads with its major.minor appended ([mysqld-8.0], [mariadb-10.11])
+_MARIADB_VERSIONED = ("mysqld", "mariadb", "mariadbd")
+_VERSIONED = {
+    params.MYSQL80: ("mysqld",),
+    params.MARIADB106: _MARIADB_VERSIONED,
+    params.MARIADB1011: _MARIADB_VERSIONED,
+}
 _DEFAULT_VERSION = {params.MYSQL80: "8.0", params.MARIADB106: "10.6", params.MARIADB1011: "10.11"}
 
 DEFAULT_SECTIONS: tuple[str, ...] = (
@@ -282,5 +288,5 @@ def server_sections(engine: str, version: str | None) -> tuple[str, ...]:
     """The [groups] a server of `engine` reads; version groups use `version`'s major.minor."""
     m = VERSION_NUMBER.search(version) if version else None
     mm = f"{m.group(1)}.{m.group(2)}" if m else _DEFAULT_VERSION[engine]
-    versioned = ("mysqld",) if engine == params.MYSQL80 else _VERSION_GROUPS
+    versioned = _VERSIONED[engine]
     return _GROUPS[engine] + tuple(f"{g}-{mm}" for g in versioned)
