@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -18,6 +19,8 @@ import psutil
 
 PROGRESS = re.compile(r"(\d+)/(\d+) \[")
 REPO = Path(__file__).resolve().parents[1]
+# a fresh worker has used no CPU; one past this has started a run
+MID_RUN_CPU_S = 0.05
 
 
 def env() -> dict[str, str]:
@@ -111,18 +114,35 @@ class SweepProcess:
         raise AssertionError(f"no {what} within {timeout} s:\n{self.stderr}")
 
     def busy_worker(self, timeout: float, exclude: set[int] = frozenset()) -> psutil.Process:
-        """A worker that has simulated for a while (so it holds runs), not one of `exclude`."""
+        """A worker mid-run (on the CPU, not waiting for a task), not one of `exclude`, frozen.
+
+        It is stopped with SIGSTOP the moment it is seen, so that it still holds its run when
+        the test acts, however fast this machine runs one (CI's ran 0.3 s). `thaw` resumes it.
+        """
 
         def find():
             for w in self.workers():
                 try:
-                    if w.pid not in exclude and w.cpu_times().user > 0.5:
+                    if (
+                        w.pid not in exclude
+                        and w.cpu_times().user > MID_RUN_CPU_S
+                        and w.status() == psutil.STATUS_RUNNING
+                    ):
+                        w.send_signal(signal.SIGSTOP)
                         return w
                 except psutil.NoSuchProcess:
                     continue
             return None
 
         return self.wait_for(find, timeout, "busy worker process")
+
+    @staticmethod
+    def thaw(worker: psutil.Process) -> None:
+        """Resume a worker `busy_worker` froze (gone already: nothing to do)."""
+        try:
+            worker.send_signal(signal.SIGCONT)
+        except psutil.NoSuchProcess:
+            pass
 
     def finish(self, timeout: float = 180) -> int:
         """Wait for the exit; its status."""

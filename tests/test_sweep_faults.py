@@ -10,17 +10,40 @@ from __future__ import annotations
 
 import re
 import signal
+import time
 
 import polars as pl
 import pytest
 from sweep_process import SweepProcess
 
+import flushsim
+from flushsim import presets
+
 pytestmark = pytest.mark.slow
 
 IO_CAPACITY = "innodb_io_capacity=100,200,300,400,500,600"
 POINTS = 6
-# 180 simulated seconds of the default preset: 4-6 s a run, so a signal lands mid-run
-ARGS = ["--seconds", "180", "--grid", IO_CAPACITY, "--workers", "2"]
+# each run must outlast the worker's start (~1 s) by far, or this process runs them all
+RUN_WALL_S = 4.0
+
+
+@pytest.fixture(scope="module")
+def seconds() -> int:
+    """Simulated seconds of the default preset that take about RUN_WALL_S here.
+
+    Measured, not fixed: a run of 180 s took 4-6 s on the 2-core VM and 0.3 s on a CI machine,
+    where the sweep ended before its worker process had started.
+    """
+    flushsim.simulate(presets.get("default"), seconds=10)  # compile or load the cache
+    start = time.perf_counter()
+    flushsim.simulate(presets.get("default"), seconds=60)
+    per_second = (time.perf_counter() - start) / 60
+    return int(min(3600, max(60, RUN_WALL_S / per_second)))
+
+
+@pytest.fixture
+def args(seconds) -> list[str]:
+    return ["--seconds", str(seconds), "--grid", IO_CAPACITY, "--workers", "2"]
 
 
 def _named(stderr: str) -> list[int]:
@@ -31,11 +54,12 @@ def _named(stderr: str) -> list[int]:
 @pytest.mark.parametrize(
     "sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT], ids=lambda s: s.name
 )
-def test_a_stop_signal_writes_the_finished_rows_and_leaves_no_process(tmp_path, sig):
-    sw = SweepProcess(tmp_path, ARGS)
+def test_a_stop_signal_writes_the_finished_rows_and_leaves_no_process(tmp_path, args, sig):
+    sw = SweepProcess(tmp_path, args)
     seen = sw.wait_for(sw.finished, 240, "finished run")
-    sw.busy_worker(60)  # the worker is mid-run too: there is something to stop
+    worker = sw.busy_worker(60)  # a worker mid-run too: there is something to stop
     sw.proc.send_signal(sig)
+    sw.thaw(worker)
     status = sw.finish()
     err = sw.stderr
     assert status == 128 + sig, err
@@ -54,8 +78,8 @@ def test_a_stop_signal_writes_the_finished_rows_and_leaves_no_process(tmp_path, 
     assert sw.leftovers() == []
 
 
-def test_a_worker_killed_mid_run_costs_no_row(tmp_path):
-    sw = SweepProcess(tmp_path, ARGS)
+def test_a_worker_killed_mid_run_costs_no_row(tmp_path, args):
+    sw = SweepProcess(tmp_path, args)
     worker = sw.busy_worker(240)
     worker.send_signal(signal.SIGKILL)  # as the OOM killer does
     status = sw.finish()
@@ -70,13 +94,12 @@ def test_a_worker_killed_mid_run_costs_no_row(tmp_path):
     assert sw.leftovers() == []
 
 
-def test_a_run_lost_twice_is_named_and_the_rest_kept(tmp_path):
-    # longer runs: the replacement worker gets the lost runs only once this process has
-    # finished its own current run, and must still be running them when it is killed
-    sw = SweepProcess(tmp_path, ["--seconds", "480", *ARGS[2:]])
+def test_a_run_lost_twice_is_named_and_the_rest_kept(tmp_path, args):
+    # --workers 2 is this process and one worker process: kill the worker mid-run, then the
+    # replacement that takes its lost runs first, frozen mid-run too so it still holds them
+    sw = SweepProcess(tmp_path, args)
     first = sw.busy_worker(240)
     first.send_signal(signal.SIGKILL)
-    # its replacement gets the lost runs first: kill it too once it is running them
     second = sw.busy_worker(240, exclude={first.pid})
     second.send_signal(signal.SIGKILL)
     status = sw.finish()
@@ -97,11 +120,11 @@ def test_a_run_lost_twice_is_named_and_the_rest_kept(tmp_path):
     assert sw.leftovers() == []
 
 
-def test_a_sweep_killed_outright_takes_its_workers_with_it(tmp_path):
+def test_a_sweep_killed_outright_takes_its_workers_with_it(tmp_path, args):
     # kill -9 of the sweep itself: nothing can be written, but nothing may keep running either
     # (the workers ask Linux for SIGKILL when the fork server, their parent, exits with it)
-    sw = SweepProcess(tmp_path, ARGS)
-    sw.busy_worker(240)
+    sw = SweepProcess(tmp_path, args)
+    sw.thaw(sw.busy_worker(240))
     assert len(sw.observe()) >= 3  # fork server, resource tracker, a worker
     sw.proc.send_signal(signal.SIGKILL)
     assert sw.finish() == -signal.SIGKILL
