@@ -65,6 +65,8 @@ CHOICES: dict[str, tuple[int, ...]] = {
 }
 KNOB_CONTROLS = tuple(CHOICES)
 # The I/O path: pickers whose choices follow the engine (MariaDB also has trx_commit 3).
+# Widths for a 1280-pixel projector: controls plus two figures of style.WIDTH side by side
+CONTROLS_PX, LABEL_PX = 440, 215
 IO_PICKERS = ("innodb_flush_method", "innodb_flush_log_at_trx_commit", "device", "filesystem")
 
 
@@ -241,11 +243,12 @@ class Explorer:
 
     # ------------------------------------------------------------------ controls
     def _build_controls(self) -> None:
-        wide = w.Layout(width="410px")
-        self._narrow = w.Layout(width="330px")  # a slider, with its readout box beside it
+        # LABEL_PX fits the longest knob name (innodb_flush_log_at_trx_commit) uncut
+        wide = w.Layout(width=f"{CONTROLS_PX - 10}px")
+        self._narrow = w.Layout(width=f"{CONTROLS_PX - 90}px")  # a slider, its readout beside it
         # One style model per kind of control, shared: fewer widget models for a page to load.
-        picker_style = DescriptionStyle(description_width="175px")
-        slider_style = w.SliderStyle(description_width="175px")
+        picker_style = DescriptionStyle(description_width=f"{LABEL_PX}px")
+        slider_style = w.SliderStyle(description_width=f"{LABEL_PX}px")
         self._readout_look = (w.Layout(width="78px"), TextStyle())
         self._build_pickers(wide, picker_style)
         self._build_knobs(wide, picker_style, slider_style)
@@ -492,10 +495,12 @@ class Explorer:
                 self.summary,
                 self.messages,
             ],
-            layout=w.Layout(width="420px", min_width="420px"),
+            layout=w.Layout(width=f"{CONTROLS_PX}px", min_width=f"{CONTROLS_PX}px"),
         )
         right = w.VBox([self.bokeh])
-        return w.VBox([head, w.HBox([left, right])])
+        # too narrow for both side by side (JupyterLab with its side panel open): the figures
+        # go below the controls rather than past the edge
+        return w.VBox([head, w.HBox([left, right], layout=w.Layout(flex_flow="row wrap"))])
 
     # ------------------------------------------------------------------ actions
     def set(self, **knobs: object) -> None:

@@ -14,6 +14,8 @@ from bokeh.models import (
     Toggle,
 )
 
+from .style import WIDTH
+
 CURTAIN_END = 1e9  # seconds: the curtain's right edge, beyond any run
 
 
@@ -234,12 +236,15 @@ def player(curtain, regimes, series, help_source=None):
     `series` is a per-second source (its `time_s` column): the player never runs past its end.
     `help_source` (named "help") holds the controls' help that `_HELP_TITLES` puts on them.
     """
-    clock = Slider(start=0, end=60, value=60, step=1, title="time (s)", width=640, name="clock")
+    # as wide as the two figures a row above them, no wider (a 1280-pixel screen)
     play = Toggle(label="play / pause", active=False, width=110, name="play")
+    clock = Slider(
+        start=0, end=60, value=60, step=1, title="time (s)", width=2 * WIDTH - 140, name="clock"
+    )
     # Fixed size, scrolling past REGIME_LINES lines: a new list then never moves the layout.
     text = Div(
         text="",
-        width=820,
+        width=2 * WIDTH,
         height=REGIME_LINES * 18,
         styles={"overflow-y": "auto"},
         name="regimes_text",

@@ -18,7 +18,8 @@ def number_formatter() -> NumeralTickFormatter:
     return NumeralTickFormatter(format=NUMBER_FORMAT)
 
 
-WIDTH, HEIGHT = 410, 260
+# two figures a row beside the explorer's controls fit a 1280-pixel screen
+WIDTH, HEIGHT = 380, 260
 
 
 def time_figure(title: str, y_label: str, x_range=None):
