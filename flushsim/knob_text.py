@@ -18,6 +18,8 @@ _SIZES = (("T", 1024**4), ("G", 1024**3), ("M", 1024**2), ("K", 1024))
 def server_value(p: params.Param, value: object) -> str:
     """`value` of knob `p` as a DBA writes it: ON/OFF, sizes as 128M / 1G, plain numbers."""
     if p.kind == "bool" or isinstance(value, bool):
+        if isinstance(value, str):  # as a preset or SET GLOBAL wrote it: "OFF" is not true
+            value = params.parse_value(p.name, value)
         return "ON" if value else "OFF"
     if p.unit == "bytes" and isinstance(value, int) and value > 0:
         for suffix, size in _SIZES:
@@ -26,6 +28,35 @@ def server_value(p: params.Param, value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def event_text(action: str, knob: str, value: object, engine: str) -> str:
+    """A timeline event in words: a workload change as such, a server knob as SET GLOBAL."""
+    if action == "stop_workload":
+        return "the workload stops"
+    if action == "start_workload":
+        return "the workload starts"
+    p = params.get(knob, engine)
+    shown = server_value(p, value)
+    if p.group != "workload":
+        # SET GLOBAL takes no size suffix: the number as the server prints it
+        number = str(value) if p.unit == "bytes" and not isinstance(value, bool) else shown
+        return f"SET GLOBAL {knob} = {number}"
+    if knob == "write_pct":
+        return f"the workload switches to {shown} % writes"
+    if knob == "threads":
+        return f"the workload switches to {shown} threads"
+    if knob == "workload":
+        return f"the workload switches to {shown} access"
+    return f"the workload's {knob} becomes {shown}"
+
+
+def knob_text(name: str, value: object, engine: str) -> str:
+    """`name = value` as a DBA reads a setting: the value as the server prints it."""
+    try:
+        return f"{name} = {server_value(params.get(name, engine), value)}"
+    except ValueError:  # not a knob of that engine: as given
+        return f"{name} = {value}"
 
 
 def default_text(p: params.Param) -> str:

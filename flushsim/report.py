@@ -66,7 +66,7 @@ def write_html(
 
 
 def _header(run: Run, setting, regimes) -> str:
-    from .viz.regimes import event_text
+    from .knob_text import event_text
 
     sc = run.scenario
     s = run.summary()

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from . import params
+from . import knob_text, params
 
 ACTIONS = ("set", "stop_workload", "start_workload")
 MAX_SECONDS = 24 * 3600
@@ -44,12 +44,16 @@ class Event:
         if self.action == "set" and not self.knobs:
             raise ValueError(f"timeline event at {at} s sets no knob")
 
-    def describe(self) -> str:
-        """One line, as in a lesson: 'at 30 s: SET GLOBAL innodb_io_capacity=300'."""
-        if self.action == "set":
-            body = ", ".join(f"{k}={v}" for k, v in self.knobs)
-            return f"at {self.at:g} s: SET GLOBAL {body}"
-        return f"at {self.at:g} s: {self.action.replace('_', ' ')}"
+    def describe(self, engine: str = params.MYSQL80) -> str:
+        """One line, in words: 'at 30 s: SET GLOBAL innodb_io_capacity = 300'.
+
+        A workload change reads as one ('the workload switches to 100 % writes'), not as a
+        server statement; values as the server prints them (ON, 128M).
+        """
+        if self.action != "set":
+            return f"at {self.at:g} s: {knob_text.event_text(self.action, '', None, engine)}"
+        said = (knob_text.event_text("set", k, v, engine) for k, v in self.knobs)
+        return f"at {self.at:g} s: {'; '.join(said)}"
 
 
 def before_end(event: Event, seconds: int) -> Event:
@@ -187,8 +191,8 @@ class Scenario:
             self.name or "scenario",
             f"engine: {self.engine}, {self.seconds} s, seed {self.seed}",
         ]
-        lines += [f"  {k} = {v}" for k, v in self.knobs.items()]
-        lines += [f"  {e.describe()}" for e in self.timeline]
+        lines += [f"  {knob_text.knob_text(k, v, self.engine)}" for k, v in self.knobs.items()]
+        lines += [f"  {e.describe(self.engine)}" for e in self.timeline]
         return "\n".join(lines)
 
 

@@ -284,11 +284,11 @@ def test_a_timeline_event_at_or_after_the_end_is_refused():
     sc = fs.Scenario(seconds=30)
     with pytest.raises(
         ValueError,
-        match=r"'at 30 s: stop workload' is at or after the end of "
+        match=r"'at 30 s: the workload stops' is at or after the end of "
         r"the run: its time must be below seconds=30",
     ):
         sc.stop_workload(30)
-    with pytest.raises(ValueError, match="innodb_io_capacity=300' is at or after the end"):
+    with pytest.raises(ValueError, match="innodb_io_capacity = 300' is at or after the end"):
         sc.at(45, innodb_io_capacity=300)
     assert sc.at(29.5, innodb_io_capacity=300).changes == (
         (29.5, "set", "innodb_io_capacity", 300),
@@ -298,5 +298,5 @@ def test_a_timeline_event_at_or_after_the_end_is_refused():
 def test_a_preset_file_with_an_event_after_its_end_is_refused(tmp_path):
     path = tmp_path / "late.toml"
     path.write_text('seconds = 20\n[[timeline]]\nat = 25\naction = "stop_workload"\n')
-    with pytest.raises(ValueError, match=r"late.toml: timeline event 'at 25 s: stop workload'"):
+    with pytest.raises(ValueError, match=r"late.toml: timeline event 'at 25 s: the workload stops'"):
         presets.load(path)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from flushsim import cli, params
+from flushsim import cli, params, presets
 from flushsim.knob_text import help_text, knobs_table, server_value
 
 ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
@@ -16,6 +16,18 @@ def test_values_print_as_the_server_and_my_cnf_write_them():
     flag = params.get("innodb_adaptive_flushing")
     assert (server_value(flag, True), server_value(flag, False)) == ("ON", "OFF")
     assert server_value(params.get("innodb_max_dirty_pages_pct"), 90.0) == "90"
+    # as a preset writes it: the string "OFF" is not a true value
+    assert server_value(flag, "OFF") == "OFF"
+
+
+def test_a_scenario_describes_its_timeline_in_words():
+    text = presets.get("seed001-lru-burst").describe()
+    assert "at 11 s: the workload switches to 100 % writes;" in text
+    assert "at 40 s: SET GLOBAL innodb_page_cleaner_disabled_debug = OFF" in text
+    assert "SET GLOBAL write_pct" not in text
+    assert "innodb_flush_sync = OFF" in text and "True" not in text  # the preset says "OFF"
+    stall = presets.get("seed000-stall").describe()
+    assert "innodb_buffer_pool_size = 128M" in stall
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -12,7 +12,7 @@ import math
 import polars as pl
 
 from .. import params
-from ..knob_text import server_value
+from ..knob_text import event_text
 from ..run import Run
 
 MYSQL = params.MYSQL80
@@ -102,27 +102,6 @@ def rule_text(key: str, engine: str) -> str:
     """The words of regime `key` on `engine`."""
     words = next(w for k, _, w in RULES if k == key)
     return words.get(engine, words[MYSQL])
-
-
-def event_text(action: str, knob: str, value: object, engine: str) -> str:
-    """A timeline event in words: a workload change as such, a server knob as SET GLOBAL."""
-    if action == "stop_workload":
-        return "the workload stops"
-    if action == "start_workload":
-        return "the workload starts"
-    p = params.get(knob, engine)
-    shown = server_value(p, value)
-    if p.group != "workload":
-        # SET GLOBAL takes no size suffix: the number as the server prints it
-        number = str(value) if p.unit == "bytes" and not isinstance(value, bool) else shown
-        return f"SET GLOBAL {knob} = {number}"
-    if knob == "write_pct":
-        return f"the workload switches to {shown} % writes"
-    if knob == "threads":
-        return f"the workload switches to {shown} threads"
-    if knob == "workload":
-        return f"the workload switches to {shown} access"
-    return f"the workload's {knob} becomes {shown}"
 
 
 def regime_changes(run: Run) -> pl.DataFrame:
