@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start the flushsim explorer: JupyterLab on the notebooks, numba warmed first.
 #   bash scripts/explorer.sh [extra jupyter lab options]
-#   bash scripts/explorer.sh app [extra voila options]   # the explorer alone, as a Voila app
+#   bash scripts/explorer.sh app [extra voila options]   # the explorer and lessons as Voila apps
 # HOST (default 127.0.0.1) is the address to listen on. Both ask for a token (printed in the
 # URL at start; TOKEN=... sets it); the app also culls kernels idle for CULL_IDLE_S seconds
 # (600) and runs at most MAX_KERNELS at once (8; a visit past it gets HTTP 503). README.md,
@@ -28,7 +28,10 @@ python -m flushsim warm
 if [ "${1:-}" = app ]; then
     shift
     if [ -n "${TOKEN+set}" ]; then token=(--Voila.token="$TOKEN"); else token=(--Voila.auto_token=True); fi
-    exec voila notebooks/00-explorer.ipynb --Voila.ip="$host" --no-browser "${token[@]}" \
+    # the folder, not one notebook: the explorer's links to the lessons then open them (as
+    # apps); a single-notebook Voila answers 403 to any other notebook
+    echo "the explorer is at /voila/render/00-explorer.ipynb; / lists it and the lessons"
+    exec voila notebooks/ --Voila.ip="$host" --no-browser "${token[@]}" \
         --VoilaConfiguration.multi_kernel_manager_class=flushsim.serving.CappedKernelManager \
         --CappedKernelManager.max_kernels="${MAX_KERNELS:-8}" \
         --MappingKernelManager.cull_idle_timeout="${CULL_IDLE_S:-600}" \

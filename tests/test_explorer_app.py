@@ -1,5 +1,7 @@
 """`scripts/explorer.sh app` off the loopback (issue #34, item 5): a token, idle culling, a cap.
 
+The app serves the notebooks folder, so the explorer's links to the lessons open them (#35).
+
 The script is started for real with HOST=0.0.0.0 on a free port, and plain HTTP requests
 check what a visitor meets: no token, no page; past MAX_KERNELS kernels, HTTP 503; a kernel
 idle past CULL_IDLE_S is shut down, which frees its place.
@@ -21,6 +23,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "scripts" / "explorer.sh"
+EXPLORER = "/voila/render/00-explorer.ipynb"
+LESSON = "/voila/render/01-buffer-pool-lists.ipynb"
 
 pytestmark = pytest.mark.slow
 
@@ -95,19 +99,26 @@ def test_the_app_on_every_interface_asks_a_token_culls_idle_kernels_and_caps_the
         assert _get(port, "/?token=wrong")[0] == 302
         assert "Kernel started" not in log.read_text()  # and no kernel for either
 
-        status, _, page = _get(port, f"/?token={token}")
-        assert status == 200 and b"flushsim" in page
-        status, _, _ = _get(port, f"/?token={token}", timeout=60)
+        # / lists the folder (drawn in the browser): no kernel for it
+        status, _, listing = _get(port, f"/?token={token}")
+        assert status == 200 and b"voila-tree" in listing
+        assert "Kernel started" not in log.read_text()
+
+        # a lesson link of the explorer's (relative: /voila/render/<lesson>) opens the lesson
+        status, _, lesson = _get(port, f"{LESSON}?token={token}")
+        assert status == 200 and b"free, LRU and flush" in lesson
+        status, _, _ = _get(port, f"{EXPLORER}?token={token}", timeout=60)
         assert status == 503  # MAX_KERNELS=1: the second visit is turned away
         assert "CappedKernelManager.max_kernels=1" in log.read_text()
 
         # nobody holds the first kernel's websocket: culled after 4 idle seconds
         _wait_for(log, r"Culling 'idle' kernel", 60)
         deadline = time.monotonic() + 60  # its place is free once the kernel has exited
-        while (status := _get(port, f"/?token={token}")[0]) == 503:
+        while (visit := _get(port, f"{EXPLORER}?token={token}"))[0] == 503:
             assert time.monotonic() < deadline, "the culled kernel's place never came free"
             time.sleep(0.5)
-        assert status == 200
+        assert visit[0] == 200 and b"flushsim" in visit[2]
+        assert b'href="01-buffer-pool-lists.ipynb"' in visit[2]  # the link checked above
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=60)
