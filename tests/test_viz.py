@@ -104,6 +104,8 @@ def test_explorer_choices_are_valid_server_values():
         for v in values:
             assert fs.params.check_value(p, v) == v
         assert list(values) == sorted(values)
+    # a trainer's usual thread counts are stops, not only powers of two (issue #35)
+    assert {12, 24, 48, 96} <= set(CHOICES["threads"])
 
 
 @pytest.fixture(scope="module")
