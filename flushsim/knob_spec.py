@@ -21,8 +21,11 @@ from pathlib import Path
 MYSQL80 = "mysql-8.0"
 MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
 MARIADB1011 = "mariadb-10.11"  # 10.11.8 and later (10.6.18+): only the page cleaner flushes the LRU
-ENGINES = (MYSQL80, MARIADB106, MARIADB1011)
+MYSQL84 = "mysql-8.4"  # flushes as mysql-8.0; only some defaults differ
+# appended, so that the older engines keep their kernel codes
+ENGINES = (MYSQL80, MARIADB106, MARIADB1011, MYSQL84)
 MARIADB = (MARIADB106, MARIADB1011)
+MYSQL = (MYSQL80, MYSQL84)
 
 # The spellings of the enum knobs; a value's place in its tuple is its kernel code (schema.py).
 WORKLOADS = ("uniform", "zipf", "hotset", "sequential")
@@ -157,7 +160,8 @@ _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
 # 2**64-1 for innodb_io_capacity and innodb_lru_scan_depth.
 _MAN_U32 = _MAN + "; max 2**32-1 from 8.0.29 (srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT, ha_innodb.cc)"
 _KB = "MariaDB KB, InnoDB System Variables (10.6/10.11)"
-_ONLY_MYSQL = (MYSQL80,)
+_ONLY_MYSQL = MYSQL
+_MAN84 = "MySQL 8.4 manual, InnoDB startup options and system variables"
 
 
 def _maria(**changes: object) -> tuple[tuple[str, Mapping[str, object]], ...]:
@@ -275,7 +279,8 @@ PARAMS: tuple[Param, ...] = (
             max=U32_MAX,
             doc="Budget of adaptive, idle and background flushing; LRU and furious flushing "
             "ignore it.",
-        ),
+        )
+        + ((MYSQL84, {"default": 10000, "source": _MAN84 + " (default 10000 from 8.4.0)"}),),
     ),
     Param(
         "innodb_io_capacity_max",

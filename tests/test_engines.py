@@ -19,7 +19,22 @@ MARIADB = ("mariadb-10.6", "mariadb-10.11")
 
 
 def test_engines_are_listed():
-    assert params.ENGINES == ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+    assert params.ENGINES == ("mysql-8.0", "mariadb-10.6", "mariadb-10.11", "mysql-8.4")
+
+
+def test_mysql84_flushes_as_mysql80_with_its_own_defaults():
+    # MySQL 8.4 manual: innodb_io_capacity defaults to 10000 (200 in 8.0)
+    assert fs.Scenario(engine="mysql-8.4")["innodb_io_capacity"] == 10000
+    assert fs.Scenario(engine="mysql-8.4")["innodb_io_capacity_max"] == 20000
+    knobs = {"innodb_buffer_pool_size": "16M", "table_rows": 20000, "threads": 2}
+    knobs84 = {**knobs, "innodb_io_capacity": 200}
+    run84 = fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs84))
+    run80 = fs.simulate(fs.Scenario(engine="mysql-8.0", seconds=2, knobs=knobs))
+    assert run84.series.equals(run80.series)  # the same predicate: the same numbers
+    twin = fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs), kernel="reference")
+    assert fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs)).series.equals(
+        twin.series
+    )
 
 
 @pytest.mark.parametrize("engine", MARIADB)
@@ -243,7 +258,7 @@ def test_lsn_age_factor_formulas_are_percona_s(age_factor):
 
 def test_lsn_age_factor_is_mysql_only_lower_case_and_dynamic():
     p = params.BY_NAME["innodb_cleaner_lsn_age_factor"]
-    assert p.engines == ("mysql-8.0",)
+    assert p.engines == ("mysql-8.0", "mysql-8.4")
     assert p.choices == ("legacy", "high_checkpoint") and p.default == "legacy"
     assert p.dynamic
     sc = fs.Scenario(knobs={"innodb_cleaner_lsn_age_factor": "HIGH_CHECKPOINT"})

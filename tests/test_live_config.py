@@ -428,7 +428,9 @@ def test_engine_asked_for_wins_and_a_mismatch_is_noted():
     [
         ("8.0.36", "MySQL Community Server - GPL", "mysql-8.0"),
         ("8.0.36-28", "Percona Server (GPL), Release 28", "mysql-8.0"),
-        ("8.4.2", "", "mysql-8.0"),
+        ("8.4.2", "", "mysql-8.4"),
+        ("8.3.0", "", "mysql-8.0"),
+        ("8.4.3-3", "Percona Server (GPL), Release 3", "mysql-8.4"),
         ("10.5.23-MariaDB", "", "mariadb-10.6"),
         ("10.6.17-MariaDB-log", "", "mariadb-10.6"),
         ("10.6.18-MariaDB", "", "mariadb-10.11"),

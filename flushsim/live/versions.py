@@ -45,13 +45,19 @@ def engine_and_note(version: str, comment: str = "") -> tuple[str | None, str]:
     series = (major, minor)
     if not mariadb:
         if is_percona(version, comment):
+            engine = params.MYSQL84 if series == (8, 4) else params.MYSQL80
             who = f"Percona Server {version.strip()}"
-            if series != (8, 0):
+            if series not in ((8, 0), (8, 4)):
                 who += ", modelled as 8.0"
-            return params.MYSQL80, who + _PERCONA_NOTE
+            return engine, who + _PERCONA_NOTE
         if series == (8, 0):
             return params.MYSQL80, f"MySQL {m.group(0)}"
-        return params.MYSQL80, f"MySQL {m.group(0)}, modelled as MySQL 8.0 (flushsim's only MySQL)"
+        if series == (8, 4):
+            return params.MYSQL84, f"MySQL {m.group(0)}"
+        return (
+            params.MYSQL80,
+            f"MySQL {m.group(0)}, modelled as MySQL 8.0 (flushsim models 8.0 and 8.4)",
+        )
     if series < (10, 6):
         return (
             params.MARIADB106,
@@ -99,9 +105,9 @@ def mariadb106_release(version: str) -> tuple[str | None, str]:
 def engine_for_version(version: str, version_comment: str = "") -> str:
     """The flushsim engine for a server's `version` (and `version_comment`) variable.
 
-    "8.0.36" -> "mysql-8.0"; MariaDB 10.6.0-10.6.17, 10.7-10.10 and 10.11.0-10.11.7 ->
-    "mariadb-10.6"; MariaDB 10.6.18+, 10.11.8+ and later series -> "mariadb-10.11" (params.py:
-    from 10.6.18/10.11.8 only the page cleaner flushes the LRU).
+    "8.0.36" -> "mysql-8.0"; "8.4.2" -> "mysql-8.4"; MariaDB 10.6.0-10.6.17, 10.7-10.10 and
+    10.11.0-10.11.7 -> "mariadb-10.6"; MariaDB 10.6.18+, 10.11.8+ and later series ->
+    "mariadb-10.11" (params.py: from 10.6.18/10.11.8 only the page cleaner flushes the LRU).
 
     Raises:
         ConfigParseError: when the text holds no major.minor.patch version.
