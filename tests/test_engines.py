@@ -75,6 +75,16 @@ def test_mysql84_io_capacity_max_is_twice_io_capacity_without_8_0s_floor():
     assert knob_on("mysql-8.4", "innodb_io_capacity_max", innodb_io_capacity=2**32 - 1) == 2**32 - 1
 
 
+def test_upgrade_preset_differs_only_by_the_release_defaults():
+    # lesson 09 runs it on both engines: one pool instance, so only 8.4's four new defaults differ
+    sc84 = fs.presets.get("upgrade-8.0-to-8.4")
+    sc80 = sc84.replace(engine="mysql-8.0")
+    assert sc84.engine == "mysql-8.4"
+    differ = {k for k in sc84.values if sc84[k] != sc80[k]}
+    assert differ == set(MYSQL80_VALUES)
+    assert {k: sc80[k] for k in differ} == MYSQL80_VALUES
+
+
 def test_mysql84_flushes_as_mysql80():
     knobs = {"innodb_buffer_pool_size": "16M", "table_rows": 20000, "threads": 2}
     run84 = fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs | MYSQL80_VALUES))

@@ -263,8 +263,8 @@ def read_mycnf(
 
     Args:
         text: the option file.
-        engine: "mysql-8.0", "mariadb-10.6" or "mariadb-10.11"; if None, taken from `version`,
-            else assumed mysql-8.0 (stated in the description).
+        engine: one of params.ENGINES ("mysql-8.0", "mysql-8.4", ...); if None, taken from
+            `version`, else assumed mysql-8.0 (stated in the description).
         version: the server's version ("8.0.36", "10.11.9-MariaDB"): picks the engine and the
             version groups ([mysqld-8.0], [mariadb-10.11]) that apply.
         **overrides: knobs (`threads=32`) and Scenario fields (`seconds`, `seed`, `name`) that
