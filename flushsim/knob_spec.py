@@ -1,10 +1,10 @@
 """The knob table: every setting flushsim accepts, with the server's own name (see params.py).
 
 Server knobs carry the InnoDB system-variable name, default, range and unit of the engine they
-belong to (sources: the MySQL 8.0 reference manual and `storage/innobase/handler/ha_innodb.cc`;
-see docs/model.md, section Knobs). Knobs that describe the simulated workload or
-device have plain names (`threads`, `device_read_iops`, ...) because the server has no such
-variable.
+belong to (sources: the MySQL 8.0 and 8.4 reference manuals and
+`storage/innobase/handler/ha_innodb.cc`; see docs/model.md, sections Knobs and MySQL 8.4). Knobs
+that describe the simulated workload or device have plain names (`threads`,
+`device_read_iops`, ...) because the server has no such variable.
 
 Everything else is generated from this table: validation and parsing (`flushsim.params`, the
 public entry), the kernel's knob vector (`flushsim.schema`), the explorer's sliders and the
