@@ -1,10 +1,10 @@
 """The knob table: every setting flushsim accepts, with the server's own name (see params.py).
 
 Server knobs carry the InnoDB system-variable name, default, range and unit of the engine they
-belong to (sources: the MySQL 8.0 reference manual and `storage/innobase/handler/ha_innodb.cc`;
-see docs/model.md, section Knobs). Knobs that describe the simulated workload or
-device have plain names (`threads`, `device_read_iops`, ...) because the server has no such
-variable.
+belong to (sources: the MySQL 8.0 and 8.4 reference manuals and
+`storage/innobase/handler/ha_innodb.cc`; see docs/model.md, sections Knobs and MySQL 8.4). Knobs
+that describe the simulated workload or device have plain names (`threads`,
+`device_read_iops`, ...) because the server has no such variable.
 
 Everything else is generated from this table: validation and parsing (`flushsim.params`, the
 public entry), the kernel's knob vector (`flushsim.schema`), the explorer's sliders and the
@@ -21,8 +21,11 @@ from pathlib import Path
 MYSQL80 = "mysql-8.0"
 MARIADB106 = "mariadb-10.6"  # the 10.6.0-10.11.7 generation: user threads run LRU batches
 MARIADB1011 = "mariadb-10.11"  # 10.11.8 and later (10.6.18+): only the page cleaner flushes the LRU
-ENGINES = (MYSQL80, MARIADB106, MARIADB1011)
+MYSQL84 = "mysql-8.4"  # flushes as mysql-8.0; its defaults differ (docs/model.md, MySQL 8.4)
+# appended, so that the older engines keep their kernel codes
+ENGINES = (MYSQL80, MARIADB106, MARIADB1011, MYSQL84)
 MARIADB = (MARIADB106, MARIADB1011)
+MYSQL = (MYSQL80, MYSQL84)
 
 # The spellings of the enum knobs; a value's place in its tuple is its kernel code (schema.py).
 WORKLOADS = ("uniform", "zipf", "hotset", "sequential")
@@ -150,6 +153,24 @@ def _default_page_cleaners(v: Mapping[str, object]) -> int:
     return 4
 
 
+def _default_instances_84(v: Mapping[str, object]) -> int:
+    # MySQL 8.4.0: 1 up to 1 GiB, else the smaller of (pool / innodb_buffer_pool_chunk_size) / 2
+    # and a quarter of the logical CPUs, in 1..64. flushsim has no CPU count: the pool term alone.
+    size = int(v["innodb_buffer_pool_size"])
+    if size <= GiB:
+        return 1
+    return max(1, min(64, size // (128 * MiB) // 2))
+
+
+def _default_io_capacity_max_84(v: Mapping[str, object]) -> int:
+    # MySQL 8.4.0 dropped 8.0's 2000 floor: unset max -> 2 * innodb_io_capacity
+    return min(2 * int(v["innodb_io_capacity"]), U32_MAX)
+
+
+def _default_page_cleaners_84(v: Mapping[str, object]) -> int:
+    return int(v["innodb_buffer_pool_instances"])
+
+
 _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
 # The maximum on 64-bit Linux: uint32 from 8.0.29 (the manual's innodb_io_capacity_max table),
 # read in source: srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT = ~0U (uint32) in 8.0.32 and 8.0.44, and
@@ -157,7 +178,10 @@ _MAN = "MySQL 8.0 manual, InnoDB startup options and system variables"
 # 2**64-1 for innodb_io_capacity and innodb_lru_scan_depth.
 _MAN_U32 = _MAN + "; max 2**32-1 from 8.0.29 (srv0srv.h SRV_MAX_IO_CAPACITY_LIMIT, ha_innodb.cc)"
 _KB = "MariaDB KB, InnoDB System Variables (10.6/10.11)"
-_ONLY_MYSQL = (MYSQL80,)
+_ONLY_MYSQL = MYSQL
+_MAN84 = "MySQL 8.4 manual, InnoDB startup options and system variables"
+# the manual's table of the InnoDB defaults 8.4.0 changed (What Is New in MySQL 8.4 since 8.0)
+_NEW84 = "MySQL 8.4 manual, 'InnoDB system variable default values in MySQL 8.4 differing from 8.0'"
 
 
 def _maria(**changes: object) -> tuple[tuple[str, Mapping[str, object]], ...]:
@@ -212,6 +236,17 @@ PARAMS: tuple[Param, ...] = (
             default_doc="1 (MariaDB has one buffer pool)",
             doc="Ignored: MariaDB 10.5+ has a single buffer pool.",
             ignored=_removed("innodb_buffer_pool_instances", "one buffer pool"),
+        )
+        + (
+            (
+                MYSQL84,
+                {
+                    "default": _default_instances_84,
+                    "default_doc": "1 up to a 1 GiB pool, else pool / 256 MiB, at most 64 "
+                    "(the server also caps it at logical CPUs / 4)",
+                    "source": _NEW84,
+                },
+            ),
         ),
     ),
     Param(
@@ -261,6 +296,16 @@ PARAMS: tuple[Param, ...] = (
             default_doc="1 (MariaDB has one page cleaner thread)",
             doc="Ignored: MariaDB 10.5+ has a single page cleaner thread.",
             ignored=_removed("innodb_page_cleaners", "one page cleaner thread"),
+        )
+        + (
+            (
+                MYSQL84,
+                {
+                    "default": _default_page_cleaners_84,
+                    "default_doc": "= innodb_buffer_pool_instances",
+                    "source": _NEW84,
+                },
+            ),
         ),
     ),
     Param(
@@ -275,7 +320,8 @@ PARAMS: tuple[Param, ...] = (
             max=U32_MAX,
             doc="Budget of adaptive, idle and background flushing; LRU and furious flushing "
             "ignore it.",
-        ),
+        )
+        + ((MYSQL84, {"default": 10000, "source": _NEW84 + "; " + _MAN84}),),
     ),
     Param(
         "innodb_io_capacity_max",
@@ -290,6 +336,16 @@ PARAMS: tuple[Param, ...] = (
             max=U32_MAX,
             doc="Cap on adaptive flushing; batch size of async-target, furious and page-cleaner "
             "LRU flushing.",
+        )
+        + (
+            (
+                MYSQL84,
+                {
+                    "default": _default_io_capacity_max_84,
+                    "default_doc": "2 x innodb_io_capacity",
+                    "source": _NEW84 + "; " + _MAN84,
+                },
+            ),
         ),
     ),
     Param(
@@ -476,6 +532,16 @@ PARAMS: tuple[Param, ...] = (
         dynamic=False,
         engines=_ONLY_MYSQL,
         source=_MAN,
+        variants=(
+            (
+                MYSQL84,
+                {
+                    "default": 128,
+                    "doc": "Pages per doublewrite batch write.",
+                    "source": _NEW84 + "; " + _MAN84,
+                },
+            ),
+        ),
         # MariaDB writes the doublewrite area in batches of up to 128 pages
         # (buf_dblwr_t::block_size(), 2 x 64 pages)
         fill=128.0,
@@ -560,6 +626,16 @@ PARAMS: tuple[Param, ...] = (
         variants=_maria(
             default="O_DIRECT",
             source="MariaDB documentation, innodb_flush_method: default O_DIRECT (from 10.6.0)",
+        )
+        + (
+            (
+                MYSQL84,
+                {
+                    "default": "O_DIRECT",
+                    "source": _NEW84 + " (O_DIRECT where the system supports it, as Linux "
+                    "does; else fsync)",
+                },
+            ),
         ),
     ),
     # ---------------------------------------------------------------- workload

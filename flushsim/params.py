@@ -19,7 +19,9 @@ from .knob_spec import (
     MARIADB,
     MARIADB106,
     MARIADB1011,
+    MYSQL,
     MYSQL80,
+    MYSQL84,
     PARAMS,
     SIM_MAX_POOL_PAGES,
     SIM_MAX_TABLE_PAGES,
@@ -40,7 +42,9 @@ __all__ = [
     "MARIADB",
     "MARIADB106",
     "MARIADB1011",
+    "MYSQL",
     "MYSQL80",
+    "MYSQL84",
     "PARAMS",
     "SIM_MAX_POOL_PAGES",
     "SIM_MAX_TABLE_PAGES",
@@ -245,7 +249,7 @@ def _apply_startup_rules(engine: str, v: dict[str, object], given: set[str]) -> 
     # innodb_redo_log_capacity unset but the 8.0.30-deprecated pair given: 8.0.30 uses
     # innodb_log_file_size * innodb_log_files_in_group as the capacity.
     if (
-        engine == MYSQL80
+        engine in MYSQL
         and "innodb_redo_log_capacity" not in given
         and ("innodb_log_file_size" in given or "innodb_log_files_in_group" in given)
     ):

@@ -21,6 +21,7 @@ from .knob_spec import (
     MARIADB106_VERSIONS,
     MARIADB1011,
     MYSQL80,
+    MYSQL84,
     PARAMS,
     WORKLOADS,
 )
@@ -48,6 +49,7 @@ ENGINE_CODES = {name: code for code, name in enumerate(ENGINES)}
 ENG_MYSQL80 = ENGINE_CODES[MYSQL80]
 ENG_MARIADB106 = ENGINE_CODES[MARIADB106]
 ENG_MARIADB1011 = ENGINE_CODES[MARIADB1011]
+ENG_MYSQL84 = ENGINE_CODES[MYSQL84]
 
 
 def engine_code(engine: str) -> int:

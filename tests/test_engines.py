@@ -1,4 +1,4 @@
-"""Engines in the knob spec (issue 3): MySQL 8.0, MariaDB 10.6 generation, MariaDB 10.11.
+"""Engines in the knob spec (issues 3, 33): MySQL 8.0 and 8.4, MariaDB 10.6 and 10.11.
 
 Each engine has its own defaults and ranges; a knob an engine lacks is an error naming the
 engine; knobs MariaDB dropped with its single buffer pool are accepted and ignored with a
@@ -19,7 +19,81 @@ MARIADB = ("mariadb-10.6", "mariadb-10.11")
 
 
 def test_engines_are_listed():
-    assert params.ENGINES == ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+    assert params.ENGINES == ("mysql-8.0", "mariadb-10.6", "mariadb-10.11", "mysql-8.4")
+
+
+# MySQL 8.4.0's new InnoDB defaults (the 8.4 manual's table of defaults that differ from 8.0)
+MYSQL84_DEFAULTS = {
+    "innodb_io_capacity": 10000,
+    "innodb_io_capacity_max": 20000,
+    "innodb_doublewrite_pages": 128,
+    "innodb_flush_method": "O_DIRECT",
+    "innodb_buffer_pool_instances": 1,  # a 128 MiB pool: 1 up to 1 GiB
+    "innodb_page_cleaners": 1,
+}
+# the same knobs at 8.0's defaults, to run 8.4 as an 8.0 server would be configured
+MYSQL80_VALUES = {
+    "innodb_io_capacity": 200,
+    "innodb_io_capacity_max": 2000,
+    "innodb_doublewrite_pages": 4,
+    "innodb_flush_method": "fsync",
+}
+
+
+@pytest.mark.parametrize(("name", "default"), MYSQL84_DEFAULTS.items())
+def test_mysql84_defaults(name, default):
+    assert fs.Scenario(engine="mysql-8.4")[name] == default
+
+
+def test_mysql84_keeps_8_0_defaults_that_did_not_change():
+    sc84, sc80 = fs.Scenario(engine="mysql-8.4"), fs.Scenario(engine="mysql-8.0")
+    same = set(sc80.values) - set(MYSQL84_DEFAULTS)
+    assert {k: sc84[k] for k in same} == {k: sc80[k] for k in same}
+    assert set(sc84.values) == set(sc80.values)  # the same knobs: no 8.0 knob was removed
+
+
+def knob_on(engine, name, **knobs):
+    return fs.Scenario(engine=engine, knobs=knobs)[name]
+
+
+@pytest.mark.parametrize(
+    ("pool", "instances"), [("1G", 1), ("1025M", 4), ("2G", 8), ("6G", 24), ("32G", 64)]
+)
+def test_mysql84_instances_follow_the_pool_and_cleaners_the_instances(pool, instances):
+    # 8.4: 1 up to 1 GiB, else (pool / 128 MiB chunks) / 2 in 1..64; cleaners = instances
+    sc = fs.Scenario(engine="mysql-8.4", knobs={"innodb_buffer_pool_size": pool})
+    assert sc["innodb_buffer_pool_instances"] == instances
+    assert sc["innodb_page_cleaners"] == instances
+    pool80 = {"innodb_buffer_pool_size": "2G"}
+    assert knob_on("mysql-8.0", "innodb_page_cleaners", **pool80) == 4
+
+
+def test_mysql84_io_capacity_max_is_twice_io_capacity_without_8_0s_floor():
+    assert knob_on("mysql-8.4", "innodb_io_capacity_max", innodb_io_capacity=300) == 600
+    assert knob_on("mysql-8.0", "innodb_io_capacity_max", innodb_io_capacity=300) == 2000
+    # the server's overflow guard: no more than SRV_MAX_IO_CAPACITY_LIMIT
+    assert knob_on("mysql-8.4", "innodb_io_capacity_max", innodb_io_capacity=2**32 - 1) == 2**32 - 1
+
+
+def test_upgrade_preset_differs_only_by_the_release_defaults():
+    # lesson 09 runs it on both engines: one pool instance, so only 8.4's four new defaults differ
+    sc84 = fs.presets.get("upgrade-8.0-to-8.4")
+    sc80 = sc84.replace(engine="mysql-8.0")
+    assert sc84.engine == "mysql-8.4"
+    differ = {k for k in sc84.values if sc84[k] != sc80[k]}
+    assert differ == set(MYSQL80_VALUES)
+    assert {k: sc80[k] for k in differ} == MYSQL80_VALUES
+
+
+def test_mysql84_flushes_as_mysql80():
+    knobs = {"innodb_buffer_pool_size": "16M", "table_rows": 20000, "threads": 2}
+    run84 = fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs | MYSQL80_VALUES))
+    run80 = fs.simulate(fs.Scenario(engine="mysql-8.0", seconds=2, knobs=knobs))
+    assert run84.series.equals(run80.series)  # the same predicate: the same numbers
+    own = fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs))
+    assert not own.series.equals(run80.series)  # its own defaults do change the run
+    twin = fs.simulate(fs.Scenario(engine="mysql-8.4", seconds=2, knobs=knobs), kernel="reference")
+    assert own.series.equals(twin.series)
 
 
 @pytest.mark.parametrize("engine", MARIADB)
@@ -123,6 +197,14 @@ def test_knobs_command_lists_engine_defaults(capsys):
     text = capsys.readouterr().out
     assert "innodb_lru_flush_size" in text and "1536" in text
     assert "innodb_redo_log_capacity" not in text
+
+
+def test_knobs_command_lists_mysql84s_defaults(capsys):
+    assert cli.main(["knobs", "--engine", "mysql-8.4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    row = {line.split()[0]: line.split()[1] for line in lines if line.startswith("innodb_")}
+    assert row["innodb_io_capacity"] == "10000" and row["innodb_doublewrite_pages"] == "128"
+    assert row["innodb_flush_method"] == "O_DIRECT"
 
 
 def test_cli_run_engine_option(tmp_path, capsys):
@@ -243,7 +325,7 @@ def test_lsn_age_factor_formulas_are_percona_s(age_factor):
 
 def test_lsn_age_factor_is_mysql_only_lower_case_and_dynamic():
     p = params.BY_NAME["innodb_cleaner_lsn_age_factor"]
-    assert p.engines == ("mysql-8.0",)
+    assert p.engines == ("mysql-8.0", "mysql-8.4")
     assert p.choices == ("legacy", "high_checkpoint") and p.default == "legacy"
     assert p.dynamic
     sc = fs.Scenario(knobs={"innodb_cleaner_lsn_age_factor": "HIGH_CHECKPOINT"})

@@ -5,7 +5,7 @@ import pytest
 from flushsim import cli, params, presets
 from flushsim.knob_text import help_text, knobs_table, server_value
 
-ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11", "mysql-8.4")
 
 
 def test_values_print_as_the_server_and_my_cnf_write_them():
@@ -43,8 +43,8 @@ def test_knobs_table_is_whole_and_the_engines_own(engine):
             assert choice in words or f"{choice}," in words, choice
     assert "134217728" not in table and "128M" in table
     depth = next(line for line in lines if line.startswith("innodb_lru_scan_depth "))
-    assert depth.split()[1] == ("1024" if engine == "mysql-8.0" else "1536")
-    assert ("innodb_lru_flush_size" in words) == (engine != "mysql-8.0")
+    assert depth.split()[1] == ("1024" if engine in params.MYSQL else "1536")
+    assert ("innodb_lru_flush_size" in words) == (engine in params.MARIADB)
 
 
 def test_knobs_command_takes_an_engine(capsys):

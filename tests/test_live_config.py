@@ -22,7 +22,7 @@ from flushsim.live.config import ConfigParseError
 DATA = Path(__file__).resolve().parent / "data" / "live"
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MiB, GiB = 1024**2, 1024**3
-ENGINES = st.sampled_from([None, "mysql-8.0", "mariadb-10.6", "mariadb-10.11"])
+ENGINES = st.sampled_from([None, "mysql-8.0", "mariadb-10.6", "mariadb-10.11", "mysql-8.4"])
 
 
 def read(name: str) -> str:
@@ -428,7 +428,13 @@ def test_engine_asked_for_wins_and_a_mismatch_is_noted():
     [
         ("8.0.36", "MySQL Community Server - GPL", "mysql-8.0"),
         ("8.0.36-28", "Percona Server (GPL), Release 28", "mysql-8.0"),
-        ("8.4.2", "", "mysql-8.0"),
+        ("8.4.2", "", "mysql-8.4"),
+        ("8.4.0", "MySQL Community Server - GPL", "mysql-8.4"),
+        ("8.3.0", "", "mysql-8.0"),  # innovation releases before 8.4.0 keep 8.0's defaults
+        ("9.1.0", "", "mysql-8.4"),  # later ones keep 8.4's
+        ("5.7.44-log", "", "mysql-8.0"),
+        ("8.4.2-2", "Percona Server (GPL), Release 2, Revision 4a9bc0e5", "mysql-8.4"),
+        ("8.4.3-3", "", "mysql-8.4"),  # Percona's version string alone
         ("10.5.23-MariaDB", "", "mariadb-10.6"),
         ("10.6.17-MariaDB-log", "", "mariadb-10.6"),
         ("10.6.18-MariaDB", "", "mariadb-10.11"),
@@ -469,6 +475,25 @@ def test_other_engines_take_no_version_knob():
         assert not any("version" in n for n in report.notes), report.notes
     mycnf = config.read_mycnf("[mysqld]\ninnodb_io_capacity=300\n", version="10.6.3-MariaDB")
     assert mycnf.scenario["version"] == "10.6.3"
+
+
+def test_an_8_4_servers_text_takes_8_4s_defaults_and_groups():
+    # SHOW GLOBAL VARIABLES of an 8.4 server: what it does not list is 8.4's default
+    report = config.read_variables("version\t8.4.3\ninnodb_io_capacity\t500\n")
+    sc = report.scenario
+    assert sc.engine == "mysql-8.4" and report.engine_note == "MySQL 8.4.3"
+    assert (sc["innodb_io_capacity"], sc["innodb_io_capacity_max"]) == (500, 1000)
+    assert sc["innodb_doublewrite_pages"] == 128 and sc["innodb_flush_method"] == "O_DIRECT"
+    # mysqld 8.4 reads [mysqld-8.4], not [mysqld-8.0]
+    text = "[mysqld-8.0]\ninnodb_io_capacity=300\n[mysqld-8.4]\ninnodb_io_capacity=700\n"
+    assert config.read_mycnf(text, version="8.4.2").scenario["innodb_io_capacity"] == 700
+    assert config.read_mycnf(text, version="8.0.36").scenario["innodb_io_capacity"] == 300
+    # Percona Server 8.4 keeps innodb_cleaner_lsn_age_factor (default high_checkpoint)
+    percona = config.read_variables(
+        "version\t8.4.2-2\nversion_comment\tPercona Server (GPL), Release 2\n"
+    )
+    assert percona.scenario.engine == "mysql-8.4"
+    assert percona.scenario["innodb_cleaner_lsn_age_factor"] == "high_checkpoint"
 
 
 def test_a_percona_servers_adaptive_flushing_formula():
@@ -846,7 +871,9 @@ def test_fuzz_parse_mycnf_near_valid(text):
 
 
 @FUZZ
-@given(MYCNF, ENGINES, st.sampled_from([None, "8.0.36", "10.6.12-MariaDB", "10.11.9-MariaDB"]))
+@given(
+    MYCNF, ENGINES, st.sampled_from([None, "8.0.36", "8.4.2", "10.6.12-MariaDB", "10.11.9-MariaDB"])
+)
 def test_fuzz_scenario_from_mycnf(text, engine, version):
     only_parse_errors(config.scenario_from_mycnf, text, engine, version=version)
 
@@ -950,7 +977,10 @@ def mutated_status(draw):
 
 
 @FUZZ
-@given(mutated_status(), st.sampled_from(["mysql-8.0", "mariadb-10.6", "mariadb-10.11"]))
+@given(
+    mutated_status(),
+    st.sampled_from(["mysql-8.0", "mariadb-10.6", "mariadb-10.11", "mysql-8.4"]),
+)
 def test_fuzz_innodb_status_near_valid(text, engine):
     only_parse_errors(config.parse_innodb_status, text)
     only_parse_errors(config.scenario_from_innodb_status, text, engine)

@@ -549,6 +549,8 @@ def test_option_file_parser(tmp_path):
     [
         ("8.0.36", "mysql-8.0"),
         ("8.0.36-28", "mysql-8.0"),  # Percona Server
+        ("8.4.3", "mysql-8.4"),
+        ("8.4.2-2", "mysql-8.4"),  # Percona Server 8.4
         ("10.6.17-MariaDB", "mariadb-10.6"),
         ("10.6.18-MariaDB-log", "mariadb-10.11"),
         ("10.9.8-MariaDB", "mariadb-10.6"),
@@ -565,8 +567,10 @@ def test_engine_from_version(version, engine):
 
 
 def test_engine_outside_the_model_warns():
-    with pytest.warns(RecorderWarning, match="mysql-8.0"):
-        assert engine_for_version("8.4.0") == "mysql-8.0"
+    with pytest.warns(RecorderWarning, match="modelled as MySQL 8.4.*recorded as mysql-8.4"):
+        assert engine_for_version("9.1.0") == "mysql-8.4"
+    with pytest.warns(RecorderWarning, match="modelled as MySQL 8.0.*recorded as mysql-8.0"):
+        assert engine_for_version("8.3.0") == "mysql-8.0"
     with pytest.warns(RecorderWarning, match="flushsim starts at 10.6"):
         assert engine_for_version("10.5.9-MariaDB") == "mariadb-10.6"
     with pytest.raises(ValueError):

@@ -613,7 +613,7 @@ def test_the_explorer_notebooks_things_to_try_hold():
 
 
 # ---------------------------------------------------------------- texts follow the engine
-ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11")
+ENGINES = ("mysql-8.0", "mariadb-10.6", "mariadb-10.11", "mysql-8.4")
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -630,7 +630,7 @@ def test_every_controls_help_is_the_engines_own(monkeypatch, engine):
         assert f"{said} {default};" in help_
     depth = ex.controls["innodb_lru_scan_depth"].tooltip
     iocap_max = ex.controls["innodb_io_capacity_max"].tooltip
-    if engine == "mysql-8.0":
+    if engine in fs.params.MYSQL:
         assert "Per instance" in depth and "Server default 1024;" in depth
         assert "LRU flushing ignores it" in iocap_max
     else:  # MariaDB: one buffer pool, its own default, io_capacity_max sizes LRU passes

@@ -13,8 +13,9 @@ from .. import schema as S
 
 @njit(cache=True, inline="always", _nrt=False)
 def is_mysql(knobs):
-    """MySQL 8.0: per-instance page cleaners, buf_LRU_get_free_block with single-page flushes."""
-    return knobs[S.K_ENGINE] == S.ENG_MYSQL80
+    """MySQL 8.0 or 8.4: per-instance page cleaners, buf_LRU_get_free_block, single-page flush."""
+    e = knobs[S.K_ENGINE]
+    return e == S.ENG_MYSQL80 or e == S.ENG_MYSQL84
 
 
 @njit(cache=True, inline="always", _nrt=False)

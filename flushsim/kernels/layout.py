@@ -16,7 +16,7 @@ from collections import namedtuple
 from .. import schema as S
 
 # the engine codes the kernel (engine.py) and its twin have code for; check_engine refuses others
-ENGINES_HANDLED = (S.ENG_MYSQL80, S.ENG_MARIADB106, S.ENG_MARIADB1011)
+ENGINES_HANDLED = (S.ENG_MYSQL80, S.ENG_MARIADB106, S.ENG_MARIADB1011, S.ENG_MYSQL84)
 
 # ---------------------------------------------------------------- the state, grouped by concept
 # A kernel function takes the groups it touches (numba passes a tuple's fields as arguments),

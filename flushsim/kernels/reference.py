@@ -139,7 +139,7 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
 
     # ------------------------------------------------------------------ engines (engine.py)
     def is_mysql(self) -> bool:
-        return self.engine == S.ENG_MYSQL80
+        return self.engine in (S.ENG_MYSQL80, S.ENG_MYSQL84)
 
     def is_mariadb(self) -> bool:
         return self.engine in (S.ENG_MARIADB106, S.ENG_MARIADB1011)

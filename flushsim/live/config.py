@@ -263,8 +263,8 @@ def read_mycnf(
 
     Args:
         text: the option file.
-        engine: "mysql-8.0", "mariadb-10.6" or "mariadb-10.11"; if None, taken from `version`,
-            else assumed mysql-8.0 (stated in the description).
+        engine: one of params.ENGINES ("mysql-8.0", "mysql-8.4", ...); if None, taken from
+            `version`, else assumed mysql-8.0 (stated in the description).
         version: the server's version ("8.0.36", "10.11.9-MariaDB"): picks the engine and the
             version groups ([mysqld-8.0], [mariadb-10.11]) that apply.
         **overrides: knobs (`threads=32`) and Scenario fields (`seconds`, `seed`, `name`) that
@@ -290,7 +290,7 @@ def read_mycnf(
         sections = server_sections(engine, version)
     cfg = parse_mycnf(text, sections=sections)
     maria = [g for g in cfg.groups if g.startswith(("mariadb", "galera"))]
-    if maria and engine == params.MYSQL80:
+    if maria and engine in params.MYSQL:
         notes.append(
             f"The file has MariaDB groups ({', '.join(maria)}): pass engine='mariadb-10.6' or "
             "'mariadb-10.11' (or version=...) if it is a MariaDB server's."
@@ -321,10 +321,10 @@ def read_mycnf(
             extra["version"] = release
         if note:
             notes.append(note)
-    percona = version is not None and engine == params.MYSQL80 and is_percona(version)
+    percona = version is not None and engine in params.MYSQL and is_percona(version)
     if percona:
         extra.update(PERCONA_DEFAULTS)
-    elif engine == params.MYSQL80 and "innodb_cleaner_lsn_age_factor" in cfg.sources:
+    elif engine in params.MYSQL and "innodb_cleaner_lsn_age_factor" in cfg.sources:
         s = cfg.sources["innodb_cleaner_lsn_age_factor"]
         if not s.loose:
             notes.append(
@@ -394,7 +394,7 @@ def read_variables(
             "None of these names is a flushsim knob (is this SHOW GLOBAL STATUS rather than "
             "SHOW GLOBAL VARIABLES?)."
         )
-    percona = engine == params.MYSQL80 and is_percona(
+    percona = engine in params.MYSQL and is_percona(
         lower.get("version", ""), lower.get("version_comment", "")
     )
     return _build(
@@ -495,7 +495,7 @@ def read_innodb_status(
         values["innodb_buffer_pool_instances"] = str(len(st.instances) or 1)
         first = st.instances[0].line if st.instances else st.section_line
         lines["innodb_buffer_pool_instances"] = first or 0
-    if engine == params.MYSQL80 and st.flavour == "mariadb":
+    if engine in params.MYSQL and st.flavour == "mariadb":
         notes.append(
             "This status looks like MariaDB's (no 'Log buffer assigned up to' line, no "
             "'single page' writes): pass engine='mariadb-10.6' or 'mariadb-10.11'."

@@ -59,6 +59,7 @@ def parse_size(text: str) -> int:
 # MariaDB with Option Files"). Version groups name the server's major.minor version.
 _GROUPS = {
     params.MYSQL80: ("mysqld", "server"),
+    params.MYSQL84: ("mysqld", "server"),
     params.MARIADB106: ("mysqld", "server", "mariadb", "mariadbd", "client-server", "galera"),
     params.MARIADB1011: ("mysqld", "server", "mariadb", "mariadbd", "client-server", "galera"),
 }
@@ -66,10 +67,16 @@ _GROUPS = {
 _MARIADB_VERSIONED = ("mysqld", "mariadb", "mariadbd")
 _VERSIONED = {
     params.MYSQL80: ("mysqld",),
+    params.MYSQL84: ("mysqld",),
     params.MARIADB106: _MARIADB_VERSIONED,
     params.MARIADB1011: _MARIADB_VERSIONED,
 }
-_DEFAULT_VERSION = {params.MYSQL80: "8.0", params.MARIADB106: "10.6", params.MARIADB1011: "10.11"}
+_DEFAULT_VERSION = {
+    params.MYSQL80: "8.0",
+    params.MYSQL84: "8.4",
+    params.MARIADB106: "10.6",
+    params.MARIADB1011: "10.11",
+}
 
 DEFAULT_SECTIONS: tuple[str, ...] = (
     "mysqld",

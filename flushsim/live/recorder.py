@@ -264,7 +264,7 @@ class WriteRefused(RuntimeError):
 def engine_for_version(version: str) -> str:
     """Flushsim's engine name for a server `version` string (`config.engine_for_version`).
 
-    A server outside the modelled releases (MySQL 8.4, MariaDB 10.5) gets the nearest engine
+    A server outside the modelled releases (MySQL 9.x, MariaDB 10.5) gets the nearest engine
     and a warning.
 
     Raises:

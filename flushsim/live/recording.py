@@ -34,8 +34,7 @@ class Recording:
         variables: the kept SHOW GLOBAL VARIABLES at the start (`kept_variable`), name -> value.
         server_version: the server's `version` variable, e.g. "10.11.19-MariaDB-0+deb12u1"
             ("" for a CSV file, which holds the series alone).
-        engine: flushsim's engine name: "mysql-8.0", "mariadb-10.6" or "mariadb-10.11" ("" for
-            a CSV file).
+        engine: flushsim's engine name, one of params.ENGINES ("" for a CSV file).
         reconnects: connections re-established after a lost one.
         interval_s: sampling interval (s); counters are divided by it.
         started_at: Unix time (s) of the baseline sample, to line up with iostat or logs.

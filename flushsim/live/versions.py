@@ -32,6 +32,23 @@ def is_percona(version: str, comment: str = "") -> bool:
     return "percona" in comment.lower() or _PERCONA_VERSION.match(version) is not None
 
 
+def _mysql_engine(series: tuple[int, int]) -> tuple[str, str]:
+    """The MySQL engine of a major.minor series, and ", modelled as ..." when it is not its own.
+
+    8.4.0 changed the InnoDB defaults (params.py): the 8.1-8.3 innovation releases keep 8.0's,
+    9.x keeps 8.4's.
+    """
+    if series == (8, 0):
+        return params.MYSQL80, ""
+    if series == (8, 4):
+        return params.MYSQL84, ""
+    if series < (8, 0):
+        return params.MYSQL80, ", modelled as MySQL 8.0 (flushsim starts at 8.0)"
+    if series < (8, 4):
+        return params.MYSQL80, ", modelled as MySQL 8.0 (its InnoDB defaults are 8.0's)"
+    return params.MYSQL84, ", modelled as MySQL 8.4 (flushsim's newest MySQL)"
+
+
 def engine_and_note(version: str, comment: str = "") -> tuple[str | None, str]:
     """The flushsim engine for a server's `version` / `version_comment`, and how it was chosen.
 
@@ -44,14 +61,11 @@ def engine_and_note(version: str, comment: str = "") -> tuple[str | None, str]:
     mariadb = "mariadb" in (version + " " + comment).lower()
     series = (major, minor)
     if not mariadb:
+        engine, modelled = _mysql_engine(series)
         if is_percona(version, comment):
-            who = f"Percona Server {version.strip()}"
-            if series != (8, 0):
-                who += ", modelled as 8.0"
-            return params.MYSQL80, who + _PERCONA_NOTE
-        if series == (8, 0):
-            return params.MYSQL80, f"MySQL {m.group(0)}"
-        return params.MYSQL80, f"MySQL {m.group(0)}, modelled as MySQL 8.0 (flushsim's only MySQL)"
+            who = f"Percona Server {version.strip()}" + modelled
+            return engine, who + _PERCONA_NOTE
+        return engine, f"MySQL {m.group(0)}" + modelled
     if series < (10, 6):
         return (
             params.MARIADB106,
@@ -99,9 +113,10 @@ def mariadb106_release(version: str) -> tuple[str | None, str]:
 def engine_for_version(version: str, version_comment: str = "") -> str:
     """The flushsim engine for a server's `version` (and `version_comment`) variable.
 
-    "8.0.36" -> "mysql-8.0"; MariaDB 10.6.0-10.6.17, 10.7-10.10 and 10.11.0-10.11.7 ->
-    "mariadb-10.6"; MariaDB 10.6.18+, 10.11.8+ and later series -> "mariadb-10.11" (params.py:
-    from 10.6.18/10.11.8 only the page cleaner flushes the LRU).
+    "8.0.36" -> "mysql-8.0"; "8.4.2" and Percona's "8.4.2-2" -> "mysql-8.4"; MariaDB
+    10.6.0-10.6.17, 10.7-10.10 and 10.11.0-10.11.7 -> "mariadb-10.6"; MariaDB 10.6.18+,
+    10.11.8+ and later series -> "mariadb-10.11" (params.py: from 10.6.18/10.11.8 only the page
+    cleaner flushes the LRU).
 
     Raises:
         ConfigParseError: when the text holds no major.minor.patch version.
