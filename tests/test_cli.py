@@ -59,7 +59,7 @@ def test_run_writes_one_row_per_second(tmp_path, capsys):
         ),
         (
             ["run", "seed001-lru-burst", "--set", "innodb_io_capacity=lots"],
-            "innodb_io_capacity='lots' is not a number",
+            "innodb_io_capacity='lots' is not a whole number",
         ),
         (["run", "seed001-lru-burst", "--set", "innodb_io_capacity"], "must look like KNOB=VALUE"),
         (["run", "no-such-preset"], "unknown preset 'no-such-preset'"),

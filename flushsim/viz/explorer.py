@@ -102,8 +102,8 @@ def _fmt_value(name: str, v: object) -> str:
 
 
 def _parse_value(name: str, text: str) -> object:
-    """A value typed into a readout: as in my.cnf (128M, 4096; thousands separators allowed)."""
-    return params.parse_value(name, text.replace(",", "").replace(" ", ""))
+    """A value typed into a readout: as in my.cnf (128M, 4096), thousands commas allowed."""
+    return params.parse_value(name, text.replace(",", ""))
 
 
 # Simulated seconds sent ahead of the rest of a run, long enough that the figures' y ranges are
