@@ -22,6 +22,8 @@ from . import outputs, params, presets
 from .live import recorder
 from .run import simulate
 
+_PRESET_HELP = "preset name (see `presets`) or a scenario file FILE.toml in data/presets' format"
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -34,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
         "report", help="simulate a preset and write its figures as one standalone HTML file"
     )
     for cmd in (run, report):
-        cmd.add_argument("preset", help="preset name (see `presets`)")
+        cmd.add_argument("preset", help=_PRESET_HELP)
         _add_set(cmd, "override a knob, e.g. --set innodb_io_capacity=300 (repeatable)")
         cmd.add_argument("--seconds", type=int, help="simulated seconds")
         cmd.add_argument("--seed", type=int, help="random seed")
@@ -43,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--engine",
         choices=params.ENGINES,
-        help="run the preset on this engine instead of its own (knobs the engine lacks are errors)",
+        help="run the preset on this engine: the redo log size is translated, knobs the "
+        "engine lacks are dropped to its defaults (one warning each)",
     )
     report.add_argument("--html", required=True, help="the report file (FILE.html)")
     _add_force(report)
@@ -54,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     sw = sub.add_parser(
         "sweep", help="simulate a preset over a grid of knob values, one summary row per run"
     )
-    sw.add_argument("preset", help="preset name (see `presets`)")
+    sw.add_argument("preset", help=_PRESET_HELP)
     sw.add_argument(
         "--grid",
         action="append",
@@ -128,15 +131,35 @@ def _overrides(items: Sequence[str]) -> dict[str, object]:
 
 
 def _scenario(args: argparse.Namespace):
-    scenario = presets.get(args.preset)
+    scenario = presets.resolve(args.preset)
+    engine = getattr(args, "engine", None)
+    if engine is not None and engine != scenario.engine:
+        scenario = _on_engine(scenario, engine)
     changes: dict[str, object] = _overrides(args.set)
     if args.seconds is not None:
         changes["seconds"] = args.seconds
     if args.seed is not None:
         changes["seed"] = args.seed
-    if getattr(args, "engine", None) is not None:
-        changes["engine"] = args.engine
     return scenario.replace(**changes) if changes else scenario
+
+
+def _on_engine(scenario, engine: str):
+    """The scenario on `engine`, one warning line per knob translated or dropped."""
+    from .knob_text import server_value
+    from .scenario import translate
+
+    moved = translate(scenario, engine)
+    for given, target, value in moved.translated:
+        was = ", ".join(f"{k}={server_value(params.get(k), v)}" for k, v in given)
+        now = server_value(params.get(target, engine), value)
+        warnings.warn(f"{was} is {target}={now} on {engine}", params.FlushsimWarning, stacklevel=2)
+    for name in moved.dropped:
+        warnings.warn(
+            f"{params.missing_message(name, engine)}: dropped",
+            params.FlushsimWarning,
+            stacklevel=2,
+        )
+    return moved.scenario
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
