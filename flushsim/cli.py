@@ -352,7 +352,7 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
 
     from .report import write_whatif_html
     from .warmup import parse_warmup
-    from .whatif import parse_changes, read_config, whatif
+    from .whatif import parse_changes, proposed_scenario, read_config, whatif
 
     html = outputs.check_output(args.html, suffixes=(".html",), force=args.force, what="--html")
     js = None
@@ -362,6 +362,13 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
     changes = parse_changes(args.change)
     fields = {"seconds": args.seconds, **({"seed": args.seed} if args.seed is not None else {})}
     config = read_config(args.config, args.engine, **_overrides(args.set), **fields)
+    proposed_scenario(config.scenario, changes)  # a bad change fails before any output
+    if args.fill is not None and not 0.0 <= args.fill <= 0.95:
+        raise ValueError(f"--fill {args.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
+    if args.drive is not None:
+        from . import ssd
+
+        ssd.drive(args.drive)
     print(config.scenario.description, file=sys.stderr)
     result = whatif(config.scenario, changes, warmup=warmup, drive=args.drive or "", fill=args.fill)
     print(result.warmup_note, file=sys.stderr)
