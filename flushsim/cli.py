@@ -369,7 +369,10 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
         from . import ssd
 
         ssd.drive(args.drive)
-    print(config.scenario.description, file=sys.stderr)
+    from .tables import config_table, frame_text
+
+    print(f"{config.source}, engine {config.engine} ({config.engine_note}):", file=sys.stderr)
+    print(frame_text(config_table(config)), file=sys.stderr)
     result = whatif(config.scenario, changes, warmup=warmup, drive=args.drive or "", fill=args.fill)
     print(result.warmup_note, file=sys.stderr)
     written = {k.lower(): v for k, v in config.modelled.items()}
