@@ -380,7 +380,8 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
     if js is not None:
         with outputs.atomic_path(js) as tmp:
-            tmp.write_text(json.dumps(result.figures(), indent=2) + "\n", encoding="utf-8")
+            text = json.dumps(result.json_figures(), indent=2, allow_nan=False)
+            tmp.write_text(text + "\n", encoding="utf-8")
         print(f"wrote {js}")
     return 0
 

@@ -46,11 +46,7 @@ def load(path: str | Path) -> Scenario:
         ValueError: one line naming the file, and the line and knob when a value is refused.
     """
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ValueError(f"{path}: cannot be read ({why})") from None
+    text = read_text(path)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -59,6 +55,15 @@ def load(path: str | Path) -> Scenario:
         return _scenario(doc, path.stem)
     except ValueError as exc:
         raise ValueError(f"{path}{_where(text, str(exc))}: {exc}") from None
+
+
+def read_text(path: Path) -> str:
+    """A user's text file, or a one-line ValueError naming it and why it cannot be read."""
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ValueError(f"{path}: cannot be read ({why})") from None
 
 
 def resolve(preset: str) -> Scenario:

@@ -18,9 +18,10 @@ from pathlib import Path
 
 from . import amplification, params, ssd
 from .live.config import ConfigReport, read_mycnf, read_variables
+from .presets import read_text
 from .run import Run, simulate
 from .scenario import Scenario
-from .sweep import DEFAULT_FTL_MODEL, WearSetting, summarize
+from .sweep import WearSetting, summarize
 from .warmup import warm
 
 MiB = 1024**2
@@ -65,11 +66,7 @@ def read_config(path: str | Path, engine: str | None = None, **knobs: object) ->
 
         sc = scenario_for(path, engine, **knobs)
         return ConfigReport(sc, "recording", sc.engine, "the recording's", notes=())
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ValueError(f"{path}: cannot be read ({why})") from None
+    text = read_text(path)
     try:
         if any(line.strip().startswith("[") for line in text.splitlines()):
             return read_mycnf(_with_includes(text, path.parent), engine, **knobs)
@@ -137,11 +134,12 @@ class WhatIf:
         diff = {k: _minus(new[k], cur[k]) for k in ROWS}
         return {"current": cur, "proposed": new, "difference": diff}
 
-    def series(self, run: Run):
-        """`run`'s series without the warm-up, time starting again at 1."""
-        import polars as pl
-
-        return run.series.slice(self.warmup_s).with_columns(pl.col("time_s") - self.warmup_s)
+    def json_figures(self) -> dict[str, dict[str, float | None]]:
+        """`figures()` with JSON's null where a figure is not finite (no writes: no wear)."""
+        return {
+            side: {k: v if math.isfinite(v) else None for k, v in rows.items()}
+            for side, rows in self.figures().items()
+        }
 
 
 def _minus(a: float, b: float) -> float:
@@ -204,5 +202,5 @@ def whatif(
         changes=dict(changes),
         warmup_s=seconds,
         warmup_note=note,
-        wear=WearSetting(wear.drive, wear.fill, DEFAULT_FTL_MODEL),
+        wear=wear,
     )
