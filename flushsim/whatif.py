@@ -11,13 +11,14 @@ The HTML report is `report.write_whatif_html`. docs/model.md, "What-if".
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import amplification, params, ssd
-from .live.config import ConfigReport, read_mycnf, read_variables
+from .live.config import ConfigParseError, ConfigReport, read_mycnf, read_variables
 from .presets import read_text
 from .run import Run, simulate
 from .scenario import Scenario
@@ -67,39 +68,50 @@ def read_config(path: str | Path, engine: str | None = None, **knobs: object) ->
         sc = scenario_for(path, engine, **knobs)
         return ConfigReport(sc, "recording", sc.engine, "the recording's", notes=())
     text = read_text(path)
+    if not any(line.strip().startswith("[") for line in text.splitlines()):
+        try:
+            return read_variables(text, engine, **knobs)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+    lines = _with_includes(text, path)
     try:
-        if any(line.strip().startswith("[") for line in text.splitlines()):
-            return read_mycnf(_with_includes(text, path.parent), engine, **knobs)
-        return read_variables(text, engine, **knobs)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        report = read_mycnf("".join(t + "\n" for _, _, t in lines), engine, **knobs)
+    except ConfigParseError as exc:
+        if exc.line is None:
+            raise ValueError(f"{path}: {exc.reason}") from None
+        where, n, raw = lines[exc.line - 1]
+        raise ValueError(
+            f"{where}, line {n}: {exc.reason} (the line reads {raw.strip()!r})"
+        ) from None
+    included = sorted({str(f) for f, _, _ in lines if f != path})
+    own = {k: lines[n - 1][1] for k, n in report.lines.items() if 0 < n <= len(lines)}
+    notes = [f"Read {f} (included); its settings' lines are its own." for f in included]
+    return dataclasses.replace(report, lines=own, notes=(*report.notes, *notes))
 
 
-def _with_includes(text: str, base: Path, depth: int = 0) -> str:
-    """The option file with its `!include FILE` and `!includedir DIR` (*.cnf) read in place.
+def _with_includes(text: str, path: Path, depth: int = 0) -> list[tuple[Path, int, str]]:
+    """(file, line number, text) of each line, `!include` and `!includedir` (*.cnf) read in place.
 
     As mysys's search_default_file_with_ext does, at most 10 levels deep; relative paths are
     taken from the including file's folder.
     """
-    out = []
-    for line in text.splitlines():
+    out: list[tuple[Path, int, str]] = []
+    for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
-        for word, many in (("!includedir", True), ("!include", False)):
-            if s.startswith(word + " ") or s.startswith(word + "\t"):
-                target = base / s[len(word) :].strip()
-                files = sorted(target.glob("*.cnf")) if many else [target]
-                if depth >= 10:
-                    raise ValueError(f"{line!r}: includes nested more than 10 deep")
-                for f in files:
-                    try:
-                        inner = f.read_text()
-                    except OSError as exc:
-                        raise ValueError(f"{line!r}: {f} cannot be read ({exc.strerror})") from None
-                    out.append(_with_includes(inner, f.parent, depth + 1))
-                line = ""
-                break
-        out.append(line)
-    return "\n".join(out) + "\n"
+        word = next((w for w in ("!includedir", "!include") if s.split(maxsplit=1)[:1] == [w]), "")
+        if not word:
+            out.append((path, n, line))
+            continue
+        if depth >= 10:
+            raise ValueError(f"{path}, line {n}: includes nested more than 10 deep")
+        target = path.parent / s[len(word) :].strip()
+        for f in sorted(target.glob("*.cnf")) if word == "!includedir" else [target]:
+            try:
+                inner = f.read_text()
+            except OSError as exc:
+                raise ValueError(f"{path}, line {n}: {f} cannot be read ({exc.strerror})") from None
+            out += _with_includes(inner, f, depth + 1)
+    return out
 
 
 def parse_changes(items: Sequence[str], what: str = "--change") -> dict[str, str]:

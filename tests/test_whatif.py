@@ -93,3 +93,18 @@ def test_report_takes_a_baseline(tmp_path):
     argv = ["report", "default", "--baseline", "seed001-lru-burst", "--seconds", "3"]
     assert cli.main([*argv, "--warmup", "2", "--html", str(html)]) == 0
     assert html.stat().st_size > 0
+
+
+def test_an_error_in_an_included_file_names_that_file_and_line(mycnf):
+    bad = mycnf.parent / "conf.d" / "zz.cnf"
+    bad.write_text("[mysqld]\n# io\ninnodb_io_capacity = 5\n")
+    with pytest.raises(ValueError) as err:
+        read_config(mycnf)
+    assert str(err.value).startswith(f"{bad}, line 3: innodb_io_capacity=5 is out of range")
+
+
+def test_settings_keep_the_line_of_their_own_file(mycnf):
+    report = read_config(mycnf)
+    assert report.lines["innodb_io_capacity"] == 3  # my.cnf's own line
+    assert report.lines["innodb_redo_log_capacity"] == 2  # conf.d/redo.cnf's
+    assert any("redo.cnf (included)" in n for n in report.notes)
