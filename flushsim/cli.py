@@ -210,14 +210,12 @@ def _scenario(args: argparse.Namespace):
 
 def _on_engine(scenario, engine: str):
     """The scenario on `engine`, one warning line per knob translated or dropped."""
-    from .knob_text import server_value
+    from .knob_text import translation_text
     from .scenario import translate
 
     moved = translate(scenario, engine)
-    for given, target, value in moved.translated:
-        was = ", ".join(f"{k}={server_value(params.get(k), v)}" for k, v in given)
-        now = server_value(params.get(target, engine), value)
-        warnings.warn(f"{was} is {target}={now} on {engine}", params.FlushsimWarning, stacklevel=2)
+    for row in moved.translated:
+        warnings.warn(translation_text(*row, engine), params.FlushsimWarning, stacklevel=2)
     for name in moved.dropped:
         warnings.warn(
             f"{params.missing_message(name, engine)}: dropped",

@@ -27,7 +27,7 @@ GAUGES = ("buffer_pool_pages_dirty", "buffer_pool_pages_free", "log_lsn_checkpoi
 
 
 def parse_warmup(text: str | int | None) -> int | str:
-    """`auto` or whole seconds from 0 to AUTO_CAP_S... MAX_SECONDS, or a one-line ValueError."""
+    """`auto`, or whole seconds from 0 to MAX_SECONDS; else a one-line ValueError."""
     if text is None:
         return 0
     s = str(text).strip().lower()
