@@ -81,3 +81,27 @@ def test_auto_warmup_of_a_preset_settles():
     longer, seconds, note = warm(_small(), AUTO)
     assert 2 * WINDOW_S <= seconds < 300 and note.startswith(f"warm-up auto: {seconds} s")
     assert longer.seconds == 12 + seconds
+
+
+def test_cli_run_and_sweep_take_warmup(tmp_path, capsys):
+    import polars as pl
+
+    from flushsim import cli
+
+    small = ["--set", "innodb_buffer_pool_size=64M", "--set", "table_rows=200000"]
+    out = tmp_path / "r.csv"
+    argv = ["run", "default", *small, "--seconds", "3", "--warmup", "2", "--out", str(out)]
+    assert cli.main(argv) == 0
+    assert "warm-up 2 s" in capsys.readouterr().err
+    cold = simulate(presets.get("default").replace(**_SMALL_KNOBS, seconds=5)).series
+    got = pl.read_csv(out)
+    assert got["time_s"].to_list() == [1, 2, 3]
+    assert got["buffer_pool_pages_free"].to_list() == cold["buffer_pool_pages_free"][2:].to_list()
+    sweep_out = tmp_path / "s.csv"
+    argv = ["sweep", "default", *small, "--grid", "innodb_io_capacity=200,400", "--seconds", "3"]
+    assert cli.main([*argv, "--warmup", "soon", "--out", str(sweep_out)]) == 2
+    assert "--warmup 'soon' must be 'auto' or whole seconds" in capsys.readouterr().err
+    assert not sweep_out.exists()
+
+
+_SMALL_KNOBS = {"innodb_buffer_pool_size": "64M", "table_rows": 200_000}
