@@ -1,15 +1,20 @@
 """flushsim: a faithful model of InnoDB page flushing (MySQL 8.0, MariaDB 10.6+).
 
 Importing flushsim compiles nothing; the numba kernels compile (or load from numba's cache)
-on the first simulate().
+on the first simulate(), into the checkout's shared cache (flushsim.numba_cache) unless
+NUMBA_CACHE_DIR says otherwise.
 """
 
-from . import params, presets
-from .compare import compare
-from .replay import replay
-from .run import Run, simulate
-from .scenario import Event, Scenario
-from .sweep import sweep
+from . import numba_cache
+
+numba_cache.use_default()  # before anything imports numba: it reads the variable once
+
+from . import params, presets  # noqa: E402
+from .compare import compare  # noqa: E402
+from .replay import replay  # noqa: E402
+from .run import Run, simulate  # noqa: E402
+from .scenario import Event, Scenario  # noqa: E402
+from .sweep import sweep  # noqa: E402
 
 __all__ = [
     "Event",

@@ -1,6 +1,6 @@
 """Command line: `python -m flushsim COMMAND`, one subcommand a task.
 
-Commands: presets, knobs, run, report, sweep, record, replay, warm.
+Commands: presets, knobs, run, report, sweep, whatif, record, replay, warm.
 
 Every user error (unknown preset or knob, value out of range, bad number, bad output file)
 prints one line naming the problem and exits with status 2; no traceback reaches the user.
@@ -21,6 +21,9 @@ from collections.abc import Iterator, Sequence
 from . import outputs, params, presets
 from .live import recorder
 from .run import simulate
+from .warmup import AUTO_CAP_S, cut
+
+_PRESET_HELP = "preset name (see `presets`) or a scenario file FILE.toml in data/presets' format"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,18 +37,25 @@ def _parser() -> argparse.ArgumentParser:
         "report", help="simulate a preset and write its figures as one standalone HTML file"
     )
     for cmd in (run, report):
-        cmd.add_argument("preset", help="preset name (see `presets`)")
+        cmd.add_argument("preset", help=_PRESET_HELP)
         _add_set(cmd, "override a knob, e.g. --set innodb_io_capacity=300 (repeatable)")
         cmd.add_argument("--seconds", type=int, help="simulated seconds")
         cmd.add_argument("--seed", type=int, help="random seed")
+        _add_warmup(cmd)
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
     _add_force(run)
     run.add_argument(
         "--engine",
         choices=params.ENGINES,
-        help="run the preset on this engine instead of its own (knobs the engine lacks are errors)",
+        help="run the preset on this engine: the redo log size is translated, knobs the "
+        "engine lacks are dropped to its defaults (one warning each)",
     )
     report.add_argument("--html", required=True, help="the report file (FILE.html)")
+    report.add_argument(
+        "--baseline",
+        metavar="PRESET",
+        help="a second preset or FILE.toml, drawn dashed (same --seconds, --seed, --warmup)",
+    )
     _add_force(report)
     report.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the wear figures")
     report.add_argument(
@@ -54,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     sw = sub.add_parser(
         "sweep", help="simulate a preset over a grid of knob values, one summary row per run"
     )
-    sw.add_argument("preset", help="preset name (see `presets`)")
+    sw.add_argument("preset", help=_PRESET_HELP)
     sw.add_argument(
         "--grid",
         action="append",
@@ -73,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         help="cores: this process and N-1 worker processes (default: every core)",
     )
-    sw.add_argument("--warmup", type=int, default=0, help="seconds left out of each summary")
+    _add_warmup(sw)
     sw.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime column")
     sw.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
     sw.add_argument("--out", required=True, help="FILE.parquet or FILE.csv")
@@ -95,6 +105,42 @@ def _parser() -> argparse.ArgumentParser:
     )
     rp.add_argument("--out", help="write server and model per second (long) to FILE.parquet/.csv")
     rp.add_argument("--force", action="store_true", help="replace an existing --out")
+    wi = sub.add_parser(
+        "whatif",
+        help="your server (a my.cnf, SHOW GLOBAL VARIABLES or a recording) against the same "
+        "with knobs changed, from a warm start, as one HTML report",
+    )
+    wi.add_argument(
+        "config",
+        help="my.cnf (its !include files are read), a saved SHOW GLOBAL "
+        "VARIABLES, or a recording (FILE.parquet / FILE.csv)",
+    )
+    wi.add_argument(
+        "--change",
+        action="append",
+        default=[],
+        required=True,
+        metavar="KNOB=VALUE",
+        help="the proposed setting (repeatable)",
+    )
+    _add_set(
+        wi,
+        "the workload and anything the config does not say, e.g. --set threads=48 "
+        "(repeatable; both sides)",
+    )
+    wi.add_argument(
+        "--engine",
+        choices=params.ENGINES,
+        help="default: from the config's version, else mysql-8.0",
+    )
+    wi.add_argument("--seconds", type=int, default=120, help="simulated seconds after warm-up")
+    wi.add_argument("--seed", type=int, help="random seed")
+    _add_warmup(wi, default="auto")
+    wi.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime rows")
+    wi.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
+    wi.add_argument("--html", required=True, help="the report file (FILE.html)")
+    wi.add_argument("--json", help="the figures as FILE.json: current, proposed, difference")
+    _add_force(wi)
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
     kn.add_argument("--engine", choices=params.ENGINES, default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
@@ -104,6 +150,28 @@ def _parser() -> argparse.ArgumentParser:
 def _add_set(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The repeatable `--set KNOB=VALUE` option (parsed by `_overrides`)."""
     parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help=help_text)
+
+
+def _add_warmup(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """`--warmup auto|SECONDS`: simulated first and cut, so that the series starts warm."""
+    parser.add_argument(
+        "--warmup",
+        metavar="auto|SECONDS",
+        default=default,
+        help="simulate this warm-up first and leave it out, so the run starts at a warm server; "
+        "'auto': until dirty pages, free pages and checkpoint age settle (at most "
+        f"{AUTO_CAP_S} s). Default: {default or 'a cold start'}",
+    )
+
+
+def _warm(scenario, text):
+    """The scenario lengthened by --warmup, and the seconds to cut (a note on stderr)."""
+    from .warmup import parse_warmup, warm
+
+    longer, seconds, note = warm(scenario, parse_warmup(text))
+    if text is not None:
+        print(note, file=sys.stderr)
+    return longer, seconds
 
 
 def _add_force(parser: argparse.ArgumentParser) -> None:
@@ -128,15 +196,40 @@ def _overrides(items: Sequence[str]) -> dict[str, object]:
 
 
 def _scenario(args: argparse.Namespace):
-    scenario = presets.get(args.preset)
+    scenario = presets.resolve(args.preset)
+    engine = getattr(args, "engine", None)
+    if engine is not None and engine != scenario.engine:
+        scenario = _on_engine(scenario, engine)
     changes: dict[str, object] = _overrides(args.set)
     if args.seconds is not None:
         changes["seconds"] = args.seconds
     if args.seed is not None:
         changes["seed"] = args.seed
-    if getattr(args, "engine", None) is not None:
-        changes["engine"] = args.engine
     return scenario.replace(**changes) if changes else scenario
+
+
+def _on_engine(scenario, engine: str):
+    """The scenario on `engine`, one warning line per knob translated or dropped."""
+    from .knob_text import translation_text
+    from .scenario import translate
+
+    moved = translate(scenario, engine)
+    for row in moved.translated:
+        warnings.warn(translation_text(*row, engine), params.FlushsimWarning, stacklevel=2)
+    for name in moved.dropped:
+        warnings.warn(
+            f"{params.missing_message(name, engine)}: dropped",
+            params.FlushsimWarning,
+            stacklevel=2,
+        )
+    return moved.scenario
+
+
+def _simulate(args: argparse.Namespace):
+    """The command's scenario simulated, its --warmup cut."""
+    scenario = _scenario(args)
+    longer, seconds = _warm(scenario, args.warmup)
+    return cut(simulate(longer), seconds, scenario)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -149,8 +242,15 @@ def _cmd_report(args: argparse.Namespace) -> int:
         ssd.drive(args.drive)  # an unknown drive fails before the simulation runs
     from .report import write_html
 
-    run = simulate(_scenario(args))
-    path = write_html(run, html, drive=args.drive, fill=args.fill)
+    baseline = None
+    if args.baseline is not None:
+        other = argparse.Namespace(**{**vars(args), "preset": args.baseline, "set": []})
+        other_scenario = _scenario(other)  # a bad baseline fails before any run
+    run = _simulate(args)
+    if args.baseline is not None:
+        longer, seconds = _warm(other_scenario, args.warmup)
+        baseline = cut(simulate(longer), seconds, other_scenario)
+    path = write_html(run, html, drive=args.drive, fill=args.fill, baseline=baseline)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
     return 0
 
@@ -159,7 +259,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     out = None
     if args.out is not None:  # "" is refused, not taken for "print"
         out = outputs.check_output(args.out, suffixes=outputs.FRAME_SUFFIXES, force=args.force)
-    run = simulate(_scenario(args))
+    run = _simulate(args)
     if out is not None:
         with outputs.signals_held():
             path = outputs.write_frame(run.series, out)
@@ -214,7 +314,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--grid and --set both give {', '.join(both)}: give each knob in one of them"
         )
-    scenario = _scenario(args)
+    scenario, warmup_s = _warm(_scenario(args), args.warmup)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         table = sweep(
@@ -222,7 +322,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
             grid,
             seeds=args.seeds,
             workers=args.workers,
-            warmup_s=args.warmup,
+            warmup_s=warmup_s,
             drive=args.drive or DEFAULT_DRIVE,
             fill=DEFAULT_FILL if args.fill is None else args.fill,
             progress=True,
@@ -243,6 +343,45 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     kept = f"the {table.height} finished rows are in {out}" if table.height else "nothing written"
     print(f"error: {why.missing} rows missing; {kept}", file=sys.stderr)
     return _status(why.interrupted) if why.interrupted else 1
+
+
+def _cmd_whatif(args: argparse.Namespace) -> int:
+    import json
+
+    from .report import write_whatif_html
+    from .warmup import parse_warmup
+    from .whatif import parse_changes, proposed_scenario, read_config, whatif
+
+    html = outputs.check_output(args.html, suffixes=(".html",), force=args.force, what="--html")
+    js = None
+    if args.json is not None:
+        js = outputs.check_output(args.json, suffixes=(".json",), force=args.force, what="--json")
+    warmup = parse_warmup(args.warmup)
+    changes = parse_changes(args.change)
+    fields = {"seconds": args.seconds, **({"seed": args.seed} if args.seed is not None else {})}
+    config = read_config(args.config, args.engine, **_overrides(args.set), **fields)
+    proposed_scenario(config.scenario, changes)  # a bad change fails before any output
+    if args.fill is not None and not 0.0 <= args.fill <= 0.95:
+        raise ValueError(f"--fill {args.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
+    if args.drive is not None:
+        from . import ssd
+
+        ssd.drive(args.drive)
+    from .tables import config_table, frame_text
+
+    print(f"{config.source}, engine {config.engine} ({config.engine_note}):", file=sys.stderr)
+    print(frame_text(config_table(config)), file=sys.stderr)
+    result = whatif(config.scenario, changes, warmup=warmup, drive=args.drive or "", fill=args.fill)
+    print(result.warmup_note, file=sys.stderr)
+    written = {k.lower(): v for k, v in config.modelled.items()}
+    path = write_whatif_html(result, html, written=written)
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
+    if js is not None:
+        with outputs.atomic_path(js) as tmp:
+            text = json.dumps(result.json_figures(), indent=2, allow_nan=False)
+            tmp.write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {js}")
+    return 0
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -336,6 +475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_sweep(args)
             elif args.command == "record":
                 status = recorder.run_command(args)
+            elif args.command == "whatif":
+                status = _cmd_whatif(args)
             elif args.command == "replay":
                 status = _cmd_replay(args)
             else:

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from .run import Run, simulate
+from .run import Run
 from .scenario import Scenario
+from .warmup import simulate_warm
 
 
 def compare(
@@ -22,6 +23,7 @@ def compare(
     seconds: int | None = None,
     seed: int | None = None,
     kernel: str = "numba",
+    warmup: int | str = 0,
 ) -> pl.DataFrame:
     """One long polars table of several runs, labelled by the keys of `runs`.
 
@@ -30,6 +32,7 @@ def compare(
         seconds: optional run length applied to every Scenario.
         seed: optional seed applied to every Scenario.
         kernel: "numba" or "reference", as in simulate().
+        warmup: seconds, or "auto", simulated before every Scenario and cut (flushsim.warmup).
 
     Raises:
         ValueError: no runs, or a label that is not a non-empty string.
@@ -44,7 +47,8 @@ def compare(
         if isinstance(item, Run):
             run = item
         elif isinstance(item, Scenario):
-            run = simulate(item, seconds=seconds, seed=seed, kernel=kernel)
+            changes = {k: v for k, v in (("seconds", seconds), ("seed", seed)) if v is not None}
+            run = simulate_warm(item.replace(**changes) if changes else item, warmup, kernel=kernel)
         else:
             raise TypeError(
                 f"compare() takes Scenarios or Runs, not {type(item).__name__} (label {label!r})"

@@ -59,6 +59,15 @@ def knob_text(name: str, value: object, engine: str) -> str:
         return f"{name} = {value}"
 
 
+def translation_text(given, target: str, value: object, engine: str) -> str:
+    """One `scenario.translate` row as a DBA reads it.
+
+    E.g. `innodb_redo_log_capacity=8G is innodb_log_file_size=8G on mariadb-10.11`.
+    """
+    was = ", ".join(f"{k}={server_value(params.get(k), v)}" for k, v in given)
+    return f"{was} is {target}={server_value(params.get(target, engine), value)} on {engine}"
+
+
 def default_text(p: params.Param) -> str:
     """The knob's default on its engine: the documented rule of a derived one, else the value."""
     if p.default_doc:

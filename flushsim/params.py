@@ -8,11 +8,13 @@ generates the rest from it: validation (`validate`, the server's startup rules),
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import warnings
 from collections.abc import Callable, Mapping
 
+from . import sizes
 from .knob_spec import (
     BY_NAME,
     ENGINES,
@@ -115,11 +117,13 @@ def check_engine(engine: str) -> None:
 
 _TRUE = {"on", "1", "true", "yes"}
 _FALSE = {"off", "0", "false", "no"}
-_SUFFIX = {"k": KiB, "m": MiB, "g": GiB, "t": 1024 * GiB}
 
 
 def parse_value(name: str, text: str) -> object:
-    """Parse a value typed by a user (CLI, my.cnf style): ints with K/M/G suffixes, ON/OFF.
+    """Parse a value typed by a user (--set, TOML, the explorer), as the server reads its my.cnf.
+
+    Whole numbers take the server's size suffixes (flushsim.sizes: 16k, 128M, 4G, 1P); ON/OFF
+    for booleans; innodb_page_size also as a size (16k), as the server takes it.
 
     Raises:
         ValueError: naming the knob and what it accepts. Nothing is ever evaluated.
@@ -133,26 +137,22 @@ def parse_value(name: str, text: str) -> object:
             return False
         raise ValueError(f"{name}={text!r} is not a boolean; use ON or OFF")
     if p.kind == "enum":
+        if p.name == "innodb_page_size" and s not in p.choices:
+            with contextlib.suppress(sizes.SizeError):
+                return str(sizes.parse_size(s))  # the server reads innodb_page_size=16k
         return s
-    mult = 1
-    if s and s[-1].lower() in _SUFFIX and p.kind == "int":
-        mult = _SUFFIX[s[-1].lower()]
-        s = s[:-1]
+    unit = f" {p.unit}" if p.unit else ""
+    if p.kind == "int":
+        try:
+            return sizes.parse_size(s)
+        except sizes.SizeError as exc:
+            raise ValueError(f"{name}={exc}; it must be {p.range_text()}{unit}") from None
     try:
-        # digits alone are read exactly: float(2**64 - 1) rounds up past the maximum
-        num = int(s) if p.kind == "int" and s.isdigit() else float(s)
+        num = float(s)  # doubles take no suffix (my_getopt's getopt_double)
     except ValueError:
         raise ValueError(
-            f"{name}={text!r} is not a number; it must be {p.range_text()}"
-            f"{' ' + p.unit if p.unit else ''}"
+            f"{name}={text!r} is not a number; it must be {p.range_text()}{unit}"
         ) from None
-    num *= mult
-    if isinstance(num, int):
-        return num
-    if p.kind == "int":
-        if not num.is_integer():
-            raise ValueError(f"{name}={text!r} is not a whole number; it must be {p.range_text()}")
-        return int(num)
     return num
 
 
@@ -167,7 +167,7 @@ def check_value(p: Param, value: object) -> object:
             return parse_value(p.name, value)
         raise ValueError(f"{p.name}={value!r} is not valid; it must be ON or OFF")
     if p.kind == "enum":
-        s = str(value)
+        s = str(parse_value(p.name, value) if isinstance(value, str) else value)
         # the server takes either case: innodb_doublewrite's values are upper-case, Percona's lower
         if p.name == "innodb_doublewrite":
             s = s.upper()

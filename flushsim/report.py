@@ -7,6 +7,7 @@ the file opens offline, e.g. when shared after a training session.
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 
 from . import outputs, params
@@ -96,3 +97,86 @@ Innodb_buffer_pool_wait_free; at most {s["dirty_pages_max"]:,.0f} dirty pages;
 <table>{knob_rows or "<tr><td>none</td></tr>"}</table>
 <h3>Regime changes</h3><ol>{regime_rows or "<li>none</li>"}</ol>
 </div>"""
+
+
+def write_whatif_html(w, path: str | Path, *, written: Mapping[str, str] | None = None) -> Path:
+    """Write a what-if (`flushsim.whatif.WhatIf`): both runs' figures and their difference.
+
+    The first table gives both runs and the difference (`WhatIf.figures`); the knob table shows
+    values as written (`written`: the config's own text, e.g. 12G; the changes as given); the
+    figures draw the proposed run, the current one dashed; the regime notes come once, by run.
+    """
+    from bokeh.embed import file_html
+    from bokeh.resources import INLINE
+
+    from .viz import figures
+    from .viz.regimes import regime_changes
+    from .warmup import cut
+
+    path = outputs.check_output(path, suffixes=(".html",), force=True, what="report file")
+    current = cut(w.current, w.warmup_s, w.current.scenario)
+    proposed = cut(w.proposed, w.warmup_s, w.proposed.scenario)
+    setting = figures.SsdSetting(w.wear.resolved(), w.wear.fill)
+    body = file_html(
+        figures.standalone(proposed, setting, current).layout, INLINE, title="flushsim what-if"
+    )
+    head = _whatif_header(
+        w, setting, written or {}, regime_changes(current), regime_changes(proposed)
+    )
+    at = body.rfind("<body>") + len("<body>")
+    with outputs.atomic_path(path) as tmp:
+        tmp.write_text(body[:at] + "\n" + head + body[at:], encoding="utf-8")
+    return path
+
+
+def _whatif_header(w, setting, written: Mapping[str, str], *regimes) -> str:
+    from .whatif import ROWS
+
+    fig = w.figures()
+    rows = "".join(
+        f"<tr><td>{html.escape(what)}</td><td>{unit}</td>"
+        + "".join(f"<td style='text-align:right'>{fig[side][k]:,.2f}</td>" for side in fig)
+        + "</tr>"
+        for k, (unit, what) in ROWS.items()
+    )
+    sc = w.current.scenario
+    knob_rows = "".join(
+        f"<tr><td><code>{html.escape(k)}</code></td><td>{html.escape(_as_written(k, sc, written))}"
+        f"</td><td>{html.escape(w.changes.get(k, ''))}</td></tr>"
+        for k in dict.fromkeys([*sc.knobs, *w.changes])
+    )
+    notes = "".join(
+        f"<h4>{side}</h4><ol>"
+        + (
+            "".join(
+                f"<li>at {t} s: {html.escape(text)}</li>"
+                for t, text in zip(r["time_s"], r["text"], strict=True)
+            )
+            or "<li>none</li>"
+        )
+        + "</ol>"
+        for side, r in zip(("current", "proposed"), regimes, strict=True)
+    )
+    return f"""<div style="font-family:sans-serif;max-width:1000px;margin:12px">
+<h1>flushsim what-if: {html.escape(", ".join(f"{k}={v}" for k, v in w.changes.items()))}</h1>
+<p>Engine <b>{html.escape(sc.engine)}</b>, {sc.seconds - w.warmup_s} simulated seconds after
+{html.escape(w.warmup_note)}, seed {sc.seed}, the same workload on both sides. Drive:
+{html.escape(setting.drive.model)}, {setting.fill:.0%} full.</p>
+<table border=1 cellpadding=4 style="border-collapse:collapse">
+<tr><th>figure</th><th>unit</th><th>current</th><th>proposed</th><th>difference</th></tr>
+{rows}</table>
+<h3>Knobs (as written; everything else is the server default)</h3>
+<table border=1 cellpadding=4 style="border-collapse:collapse">
+<tr><th>knob</th><th>current</th><th>proposed</th></tr>{knob_rows}</table>
+<h3>Regime changes</h3>{notes}
+<p>Figures: the proposed run, the current one dashed.</p>
+</div>"""
+
+
+def _as_written(name: str, sc, written: Mapping[str, str]) -> str:
+    """A knob's current value as the DBA wrote it, else as the server prints it (12G)."""
+    if name in written:
+        return written[name]
+    if name in sc.knobs:
+        return server_value(params.get(name, sc.engine), sc.knobs[name])
+    return f"{server_value(params.get(name, sc.engine), sc[name])} (default)"

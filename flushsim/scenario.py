@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -223,14 +223,76 @@ def _compile_timeline(
     return tuple(out)
 
 
-def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
-    """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
+@dataclass(frozen=True)
+class Translation:
+    """One row of the engine translation: knobs of one engine family set as another's knob.
 
-    Timeline events that set only dropped knobs are dropped too; the engine's own defaults
-    apply to everything the scenario does not set (innodb_lru_scan_depth 1536 on MariaDB, ...).
+    `value` computes the target knob from the source scenario's resolved values, so the
+    server's own folding (8.0.30's innodb_log_file_size x innodb_log_files_in_group as the
+    capacity, `params.validate`) is already applied.
     """
+
+    sources: tuple[str, ...]
+    from_engines: tuple[str, ...]
+    to_engines: tuple[str, ...]
+    target: str
+    value: Callable[[Mapping[str, object]], object]
+
+
+# A new engine needs rows here only (and its family in these tuples).
+_MYSQL = (params.MYSQL80,)
+TRANSLATIONS = (
+    # MySQL 8.0.30+ sizes the redo log as one capacity; MariaDB 10.5+ has one file of that size
+    Translation(
+        ("innodb_redo_log_capacity", "innodb_log_file_size", "innodb_log_files_in_group"),
+        _MYSQL,
+        params.MARIADB,
+        "innodb_log_file_size",
+        lambda v: v["innodb_redo_log_capacity"],
+    ),
+    Translation(
+        ("innodb_log_file_size",),
+        params.MARIADB,
+        _MYSQL,
+        "innodb_redo_log_capacity",
+        lambda v: v["innodb_log_file_size"],
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Translated:
+    """A scenario moved to another engine: what was translated and what was dropped."""
+
+    scenario: Scenario
+    # ((source knob, its value), ...), target knob, its value
+    translated: tuple[tuple[tuple[tuple[str, object], ...], str, object], ...]
+    dropped: tuple[str, ...]  # knob names the engine lacks, its defaults apply
+
+
+def translate(scenario: Scenario, engine: str) -> Translated:
+    """`scenario` on `engine`, its knobs translated (TRANSLATIONS) or dropped to the defaults.
+
+    Timeline events that set only dropped knobs are dropped too.
+
+    Raises:
+        ValueError: a translated value the engine refuses (naming the knob and its range).
+    """
+    params.check_engine(engine)
     have = {p.name for p in params.for_engine(engine)}
-    dropped = tuple(k for k in scenario.knobs if k not in have)
+    knobs = {k: v for k, v in scenario.knobs.items() if k in have}
+    consumed: set[str] = set()
+    translated: list[tuple[tuple[tuple[str, object], ...], str, object]] = []
+    for row in TRANSLATIONS:
+        given = [k for k in row.sources if k in scenario.knobs]
+        if scenario.engine in row.from_engines and engine in row.to_engines and given:
+            value = row.value(scenario.values)
+            for k in given:
+                knobs.pop(k, None)
+            consumed.update(given)
+            knobs[row.target] = value
+            translated.append((tuple((k, scenario.knobs[k]) for k in given), row.target, value))
+    dropped = tuple(k for k in scenario.knobs if k not in have and k not in consumed)
     events = []
     for e in scenario.timeline:
         kept = tuple((k, v) for k, v in e.knobs if k in have)
@@ -240,13 +302,26 @@ def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ..
     with warnings.catch_warnings():
         # the server's adjustments are kept in sc.adjustments (the explorer shows them)
         warnings.simplefilter("ignore", params.FlushsimWarning)
-        sc = Scenario(
-            knobs={k: v for k, v in scenario.knobs.items() if k in have},
-            engine=engine,
-            timeline=tuple(events),
-            seconds=scenario.seconds,
-            seed=scenario.seed,
-            name=scenario.name,
-            description=scenario.description,
-        )
-    return sc, dropped
+        try:
+            sc = Scenario(
+                knobs=knobs,
+                engine=engine,
+                timeline=tuple(events),
+                seconds=scenario.seconds,
+                seed=scenario.seed,
+                name=scenario.name,
+                description=scenario.description,
+            )
+        except ValueError as exc:
+            raise ValueError(f"{scenario.name or 'the scenario'} on {engine}: {exc}") from None
+    return Translated(sc, tuple(translated), dropped)
+
+
+def for_engine(scenario: Scenario, engine: str) -> tuple[Scenario, tuple[str, ...]]:
+    """`scenario` on another engine, and the names of the knobs dropped because it lacks them.
+
+    See `translate`: the redo log size is translated, the engine's own defaults apply to
+    everything the scenario does not set (innodb_lru_scan_depth 1536 on MariaDB, ...).
+    """
+    moved = translate(scenario, engine)
+    return moved.scenario, moved.dropped

@@ -83,3 +83,31 @@ def show(data: pl.DataFrame | Mapping[str, object], digits: int = 2, **column_di
             {"quantity": list(data), "value": [cell_text(v, digits) for v in data.values()]}
         )
     return Table(data, digits, column_digits)
+
+
+def config_table(report) -> pl.DataFrame:
+    """What a config reader made of the server's text (`live.config.ConfigReport`).
+
+    One row per setting: its line, the value as written, and whether flushsim models it; the
+    reader's notes follow as rows without a setting.
+    """
+    rows = [
+        {"line": report.lines.get(k), "setting": k, "value": v, "flushsim": "modelled"}
+        for k, v in report.modelled.items()
+    ]
+    rows += [
+        {"line": report.lines.get(k), "setting": k, "value": v, "flushsim": "not modelled"}
+        for k, v in report.not_modelled.items()
+    ]
+    rows += [{"line": None, "setting": "", "value": "", "flushsim": n} for n in report.notes]
+    schema = {"line": pl.Int64, "setting": pl.String, "value": pl.String, "flushsim": pl.String}
+    return pl.DataFrame(rows, schema=schema)
+
+
+def frame_text(df: pl.DataFrame) -> str:
+    """A DataFrame as plain aligned text for a terminal (no dtypes, no shape line)."""
+    cells = [[cell_text(v, 2) for v in row] for row in df.iter_rows()]
+    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(df.columns)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(df.columns, widths, strict=True)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells]
+    return "\n".join(lines)

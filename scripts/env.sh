@@ -1,10 +1,8 @@
 # Sourced by explorer.sh and test.sh: a project venv with everything installed, idempotent.
 # - .venv/ in the checkout, created with the machine's python3 (3.11 or newer);
 # - `pip install -e '.[all]'` again only when pyproject.toml changed;
-# - numba's cache in .numba_cache/<hash of the kernel sources>: numba does not notice a change
-#   in a called function of another module nor in a global constant, so a new hash means a
-#   fresh cache. The kernel's constants also come from flushsim/schema.py and the knob table
-#   it derives the knob vector from (flushsim/knob_spec.py): both are hashed too.
+# - numba's cache in .numba_cache/<hash of the kernel sources>, as flushsim/numba_cache.py
+#   names it (importing flushsim picks the same folder when NUMBA_CACHE_DIR is unset).
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="${PYTHON:-python3}"
 if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
@@ -38,9 +36,9 @@ fi
 # The recorder's end-to-end test starts a private MariaDB from Debian's mariadb-server.
 # shellcheck disable=SC1091
 source "$REPO/scripts/mariadb.sh"
-kernels="$(cat "$REPO"/flushsim/kernels/*.py "$REPO"/flushsim/schema.py \
-    "$REPO"/flushsim/knob_spec.py | sha256sum | cut -c1-12)"
-export NUMBA_CACHE_DIR="$REPO/.numba_cache/$kernels"
+# the one definition of the folder (a plain `python -m flushsim` uses the same)
+NUMBA_CACHE_DIR="$(python "$REPO/flushsim/numba_cache.py")"
+export NUMBA_CACHE_DIR
 export BOKEH_RESOURCES="${BOKEH_RESOURCES:-inline}"
 # JupyterLab reads jupyter_server_config.py (notebooks saved without outputs) only from here.
 export JUPYTER_CONFIG_PATH="$REPO${JUPYTER_CONFIG_PATH:+:$JUPYTER_CONFIG_PATH}"

@@ -59,7 +59,7 @@ def test_run_writes_one_row_per_second(tmp_path, capsys):
         ),
         (
             ["run", "seed001-lru-burst", "--set", "innodb_io_capacity=lots"],
-            "innodb_io_capacity='lots' is not a number",
+            "innodb_io_capacity='lots' is not a whole number",
         ),
         (["run", "seed001-lru-burst", "--set", "innodb_io_capacity"], "must look like KNOB=VALUE"),
         (["run", "no-such-preset"], "unknown preset 'no-such-preset'"),
@@ -298,5 +298,7 @@ def test_a_timeline_event_at_or_after_the_end_is_refused():
 def test_a_preset_file_with_an_event_after_its_end_is_refused(tmp_path):
     path = tmp_path / "late.toml"
     path.write_text('seconds = 20\n[[timeline]]\nat = 25\naction = "stop_workload"\n')
-    with pytest.raises(ValueError, match=r"late.toml: timeline event 'at 25 s: the workload stops'"):
+    with pytest.raises(
+        ValueError, match=r"late.toml, line 3: timeline event 'at 25 s: the workload stops'"
+    ):
         presets.load(path)

@@ -85,7 +85,7 @@ def test_unknown_knob_suggests():
 
 
 def test_wrong_types_are_rejected_with_the_range():
-    with pytest.raises(ValueError, match="innodb_io_capacity='abc' is not a number"):
+    with pytest.raises(ValueError, match="innodb_io_capacity='abc' is not a whole number"):
         fs.Scenario().replace(innodb_io_capacity="abc")
     with pytest.raises(ValueError, match="innodb_flush_sync"):
         fs.Scenario().replace(innodb_flush_sync="maybe")

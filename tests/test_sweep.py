@@ -83,7 +83,7 @@ def test_sizes_and_switches_as_a_my_cnf_says_them_become_typed_columns():
         {"innodb_redo_log_capacity": 2**30, "innodb_flush_sync": False},
     ]
     assert tasks[1].scenario["innodb_redo_log_capacity"] == 2**30
-    with pytest.raises(ValueError, match="innodb_redo_log_capacity='lots' is not a number"):
+    with pytest.raises(ValueError, match="innodb_redo_log_capacity='lots' is not a whole number"):
         plan(BASE, {"innodb_redo_log_capacity": ["lots"]})
 
 

@@ -76,15 +76,13 @@ def _convert(p: params.Param, text: str) -> object:
                 return choice
         raise ValueError(f"{p.name}={text!r} is not valid; it must be {p.range_text()}")
     if p.kind == "int":
-        negative = s.startswith("-")
+        negative = s.startswith("-") and p.min < 0  # no knob yet: sizes are unsigned
         try:
             value = parse_size(s[1:] if negative else s)
         except ConfigParseError:
             m = _INTEGRAL.fullmatch(s)  # MariaDB prints some of these as doubles: "10.000000"
             if m is None:
-                raise ValueError(
-                    f"{p.name}={text!r} is not a whole number; it must be {p.range_text()}{unit}"
-                ) from None
+                return params.parse_value(p.name, s)  # raises: the size grammar's own reason
             value = int(m.group(1))
         return -value if negative else value
     if not _FLOAT.fullmatch(s) or not math.isfinite(float(s)):

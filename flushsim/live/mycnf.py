@@ -14,44 +14,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .. import params
+from .. import params, sizes
 from .source_text import WS, ConfigParseError, split_lines
 from .versions import VERSION_NUMBER
 
+
 # ---------------------------------------------------------------------------------------- sizes
-_U64_MAX = 2**64 - 1
-_SIZE = re.compile(r"\+?([0-9]+)(?:([kmgtpeKMGTPE])[bB]?)?")
-_SHIFT = {"k": 10, "m": 20, "g": 30, "t": 40, "p": 50, "e": 60}
-
-
 def parse_size(text: str) -> int:
-    """A size as the server reads it: a whole number with an optional K, M, G, T, P or E suffix.
-
-    Suffixes are case-insensitive powers of 1024 (my_getopt.cc `eval_num_suffix`). The server
-    looks only at the first letter after the number, so `4GB` means 4 GiB; any other trailing text
-    is refused here instead of ignored.
-
-    Args:
-        text: e.g. "134217728", "128M", "4g", "4GB".
-
-    Returns:
-        The size in bytes (or the plain number, for a count).
+    """A size as the server reads it (flushsim.sizes, the one grammar), or a ConfigParseError.
 
     Raises:
         ConfigParseError: naming the value, if it is not such a number or exceeds 2**64-1.
     """
-    s = str(text).strip(WS)
-    m = _SIZE.fullmatch(s)
-    if m is None or len(m.group(1)) > 20:
-        hint = " (sizes cannot be negative)" if s.startswith("-") else ""
-        raise ConfigParseError(
-            f"{text!r} is not a size{hint}: write a whole number with an optional K, M, G, T, P "
-            "or E suffix (powers of 1024)"
-        )
-    value = int(m.group(1)) << _SHIFT[m.group(2).lower()] if m.group(2) else int(m.group(1))
-    if value > _U64_MAX:
-        raise ConfigParseError(f"{text!r} is larger than {_U64_MAX}, the server's largest value")
-    return value
+    try:
+        return sizes.parse_size(text)
+    except sizes.SizeError as exc:
+        raise ConfigParseError(str(exc)) from None
 
 
 # ---------------------------------------------------------------------------------------- my.cnf

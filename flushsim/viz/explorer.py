@@ -35,10 +35,10 @@ from ipywidgets.widgets.widget_string import TextStyle
 from jupyter_bokeh import BokehModel
 
 from .. import params, presets, ssd
-from ..knob_text import help_text, server_value
+from ..knob_text import help_text, server_value, translation_text
 from ..params import GiB, MiB
 from ..run import Run, simulate
-from ..scenario import Scenario, for_engine
+from ..scenario import Scenario, translate
 from . import figures
 from .bokeh_widget import BatchedBokehModel
 from .readout import TypedReadout
@@ -105,8 +105,8 @@ def _fmt_value(name: str, v: object) -> str:
 
 
 def _parse_value(name: str, text: str) -> object:
-    """A value typed into a readout: as in my.cnf (128M, 4096; thousands separators allowed)."""
-    return params.parse_value(name, text.replace(",", "").replace(" ", ""))
+    """A value typed into a readout: as in my.cnf (128M, 4096), thousands commas allowed."""
+    return params.parse_value(name, text.replace(",", ""))
 
 
 # Simulated seconds sent ahead of the rest of a run, long enough that the figures' y ranges are
@@ -152,6 +152,7 @@ class Explorer:
         self.last_run_s = float("nan")
         self._busy = False
         self._dropped: tuple[str, ...] = ()  # preset knobs the chosen engine lacks
+        self._translated: tuple[str, ...] = ()  # ... and those it has an equivalent of
         self.scenario = presets.get(preset)
         self.setting = figures.default_ssd()
 
@@ -605,6 +606,7 @@ class Explorer:
             html.escape(f"{k} is not a {sc.engine} setting: the preset's value is not used")
             for k in self._dropped
         ]
+        notes += [html.escape(f"translated: {t}") for t in self._translated]
         self.messages.value = "<br>".join(f"<i>server adjustment:</i> {m}" for m in notes)
         self._draw(restart=restart)
         self._status("ready", "#2a7f2a")
@@ -685,14 +687,16 @@ class Explorer:
             self.rerun()
 
     def _on_preset(self, change) -> None:
-        self._dropped = ()
+        self._dropped, self._translated = (), ()
         self._apply_scenario(presets.get(change["new"]))
 
     def _on_engine(self, change) -> None:
         if self._busy:
             return
-        sc, self._dropped = for_engine(presets.get(self.preset_picker.value), change["new"])
-        self._apply_scenario(sc)
+        moved = translate(presets.get(self.preset_picker.value), change["new"])
+        self._dropped = moved.dropped
+        self._translated = tuple(translation_text(*r, change["new"]) for r in moved.translated)
+        self._apply_scenario(moved.scenario)
 
     def _apply_scenario(self, scenario: Scenario) -> None:
         """Make `scenario` current: controls to its values (engine defaults included), re-run."""

@@ -1,0 +1,218 @@
+"""What-if: the DBA's own server against the same server with some knobs changed.
+
+CONFIG is a my.cnf, a saved SHOW GLOBAL VARIABLES or a recording; both sides run from a warm
+start, same workload and seed.
+
+`read_config` reads CONFIG into a `live.config.ConfigReport` (a my.cnf with its `!include` and
+`!includedir` followed); `whatif` runs both sides and returns `WhatIf`, whose `figures()` are
+the rows of the report's first table and of `--json`: {"current", "proposed", "difference"}.
+The HTML report is `report.write_whatif_html`. docs/model.md, "What-if".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import amplification, params, ssd
+from .live.config import ConfigParseError, ConfigReport, read_mycnf, read_variables
+from .presets import read_text
+from .run import Run, simulate
+from .scenario import Scenario
+from .sweep import WearSetting, summarize
+from .warmup import warm
+
+MiB = 1024**2
+RECORDING_SUFFIXES = (".parquet", ".csv")
+# row name -> (unit, what it is); the first table of the report, in this order
+ROWS = {
+    "tps": ("trx/s", "transactions a second, mean"),
+    "trx_latency_p99_ms": ("ms", "99th percentile transaction latency"),
+    "buffer_pool_wait_free": ("waits", "Innodb_buffer_pool_wait_free, total"),
+    "lru_flushed_per_s": ("pages/s", "pages flushed a second by LRU batches"),
+    "adaptive_flushed_per_s": ("pages/s", "pages flushed a second by adaptive flushing"),
+    "background_flushed_per_s": ("pages/s", "pages flushed a second by background (idle) flushing"),
+    "sync_flushed_per_s": ("pages/s", "pages flushed a second by sync (furious) flushing"),
+    "single_page_flushed_per_s": ("pages/s", "single-page flushes a second by user threads"),
+    "checkpoint_age_max_mb": ("MiB", "largest checkpoint age"),
+    "checkpoint_age_async_mb": ("MiB", "log_max_modified_age_async: adaptive flushing hurries"),
+    "checkpoint_age_sync_mb": ("MiB", "log_max_modified_age_sync: sync flushing starts"),
+    "db_write_mb_s": ("MB/s", "data pages + doublewrite + redo written to the drive"),
+    "flash_write_mb_s": ("MB/s", "what the drive writes to flash (its FTL amplification)"),
+    "ssd_lifetime_years": ("years", "projected SSD lifetime at the chosen fill"),
+}
+_FLUSH = {
+    "lru_flushed_per_s": "buffer_LRU_batch_flush_total_pages",
+    "adaptive_flushed_per_s": "buffer_flush_adaptive_total_pages",
+    "background_flushed_per_s": "buffer_flush_background_total_pages",
+    "sync_flushed_per_s": "buffer_flush_sync_total_pages",
+    "single_page_flushed_per_s": "sim_single_page_flushes",
+}
+
+
+def read_config(path: str | Path, engine: str | None = None, **knobs: object) -> ConfigReport:
+    """CONFIG as a ConfigReport: a recording (.parquet, .csv), a my.cnf or SHOW GLOBAL VARIABLES.
+
+    A text with a `[group]` line is a my.cnf, any other text a saved SHOW GLOBAL VARIABLES.
+
+    Raises:
+        ValueError: one line naming the file (and its line) and what is wrong.
+    """
+    path = Path(path)
+    if path.suffix.lower() in RECORDING_SUFFIXES:
+        from .replay import scenario_for
+
+        sc = scenario_for(path, engine, **knobs)
+        return ConfigReport(sc, "recording", sc.engine, "the recording's", notes=())
+    text = read_text(path)
+    if not any(line.strip().startswith("[") for line in text.splitlines()):
+        try:
+            return read_variables(text, engine, **knobs)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+    lines = _with_includes(text, path)
+    try:
+        report = read_mycnf("".join(t + "\n" for _, _, t in lines), engine, **knobs)
+    except ConfigParseError as exc:
+        if exc.line is None:
+            raise ValueError(f"{path}: {exc.reason}") from None
+        where, n, raw = lines[exc.line - 1]
+        raise ValueError(
+            f"{where}, line {n}: {exc.reason} (the line reads {raw.strip()!r})"
+        ) from None
+    included = sorted({str(f) for f, _, _ in lines if f != path})
+    own = {k: lines[n - 1][1] for k, n in report.lines.items() if 0 < n <= len(lines)}
+    notes = [f"Read {f} (included); its settings' lines are its own." for f in included]
+    return dataclasses.replace(report, lines=own, notes=(*report.notes, *notes))
+
+
+def _with_includes(text: str, path: Path, depth: int = 0) -> list[tuple[Path, int, str]]:
+    """(file, line number, text) of each line, `!include` and `!includedir` (*.cnf) read in place.
+
+    As mysys's search_default_file_with_ext does, at most 10 levels deep; relative paths are
+    taken from the including file's folder.
+    """
+    out: list[tuple[Path, int, str]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        word = next((w for w in ("!includedir", "!include") if s.split(maxsplit=1)[:1] == [w]), "")
+        if not word:
+            out.append((path, n, line))
+            continue
+        if depth >= 10:
+            raise ValueError(f"{path}, line {n}: includes nested more than 10 deep")
+        target = path.parent / s[len(word) :].strip()
+        for f in sorted(target.glob("*.cnf")) if word == "!includedir" else [target]:
+            try:
+                inner = f.read_text()
+            except OSError as exc:
+                raise ValueError(f"{path}, line {n}: {f} cannot be read ({exc.strerror})") from None
+            out += _with_includes(inner, f, depth + 1)
+    return out
+
+
+def parse_changes(items: Sequence[str], what: str = "--change") -> dict[str, str]:
+    """`KNOB=VALUE` strings as {knob: value as written}; a knob given twice is refused."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name or not text.strip():
+            raise ValueError(f"{what} {item!r} must look like KNOB=VALUE")
+        if name in out:
+            raise ValueError(f"{what} {name} is given twice: give it once")
+        params.parse_value(name, text)  # a bad value fails here, before any run
+        out[name] = text.strip()
+    return out
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """Current and proposed runs (each with its warm-up still in), and what to cut."""
+
+    current: Run
+    proposed: Run
+    changes: Mapping[str, str]
+    warmup_s: int
+    warmup_note: str
+    wear: WearSetting
+
+    def figures(self) -> dict[str, dict[str, float]]:
+        """{"current": {row: value}, "proposed": {...}, "difference": proposed - current}."""
+        cur, new = _figures(self.current, self), _figures(self.proposed, self)
+        diff = {k: _minus(new[k], cur[k]) for k in ROWS}
+        return {"current": cur, "proposed": new, "difference": diff}
+
+    def json_figures(self) -> dict[str, dict[str, float | None]]:
+        """`figures()` with JSON's null where a figure is not finite (no writes: no wear)."""
+        return {
+            side: {k: v if math.isfinite(v) else None for k, v in rows.items()}
+            for side, rows in self.figures().items()
+        }
+
+
+def _minus(a: float, b: float) -> float:
+    if math.isinf(a) and math.isinf(b):
+        return 0.0
+    return a - b
+
+
+def _figures(run: Run, w: WhatIf) -> dict[str, float]:
+    s = summarize(run, warmup_s=w.warmup_s, wear=w.wear)
+    series = run.series.slice(w.warmup_s)
+    db = float(amplification.db_bytes(run).slice(w.warmup_s).mean() or 0.0)
+    ftl = float(ssd.write_amplification(w.wear.fill, w.wear.model))
+    out = {
+        "tps": s["tps_mean"],
+        "trx_latency_p99_ms": s["trx_latency_p99_ms"],
+        "buffer_pool_wait_free": s["buffer_pool_wait_free"],
+        **{row: float(series[col].mean()) for row, col in _FLUSH.items()},
+        "checkpoint_age_max_mb": float(series["log_lsn_checkpoint_age"].max()) / MiB,
+        "checkpoint_age_async_mb": float(series["log_max_modified_age_async"].max()) / MiB,
+        "checkpoint_age_sync_mb": float(series["log_max_modified_age_sync"].max()) / MiB,
+        "db_write_mb_s": db / 1e6,
+        "flash_write_mb_s": db * ftl / 1e6,
+        "ssd_lifetime_years": s["ssd_lifetime_years"],
+    }
+    return {k: out[k] for k in ROWS}
+
+
+def proposed_scenario(current: Scenario, changes: Mapping[str, str]) -> Scenario:
+    """The current scenario with the changed knobs (validated as the server would)."""
+    for name in changes:
+        params.get(name, current.engine)  # a knob the engine lacks fails naming the engine
+    return current.replace(**dict(changes), name="proposed")
+
+
+def whatif(
+    current: Scenario,
+    changes: Mapping[str, str],
+    *,
+    warmup: int | str = "auto",
+    drive: str = "",
+    fill: float | None = None,
+) -> WhatIf:
+    """Run `current` and `current` with `changes` from one warm start, same workload and seed.
+
+    warmup "auto" is the current side's settle time, used for both.
+    """
+    from .sweep import DEFAULT_DRIVE, DEFAULT_FILL
+
+    wear = WearSetting(drive or DEFAULT_DRIVE, DEFAULT_FILL if fill is None else fill)
+    wear.resolved()  # an unknown drive fails before any run
+    if not 0.0 <= wear.fill <= 0.95:
+        raise ValueError(f"--fill {wear.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
+    proposed = proposed_scenario(current, changes)
+    longer, seconds, note = warm(current, warmup)
+    proposed_longer = proposed.replace(seconds=longer.seconds, timeline=longer.timeline)
+    return WhatIf(
+        current=simulate(longer),
+        proposed=simulate(proposed_longer),
+        changes=dict(changes),
+        warmup_s=seconds,
+        warmup_note=note,
+        wear=wear,
+    )

@@ -1,0 +1,107 @@
+"""Warm starts (flushsim.warmup): the warm-up is simulated, then cut; `auto` settles."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from flushsim import compare, presets, simulate
+from flushsim.warmup import AUTO, WINDOW_S, parse_warmup, settle_time, simulate_warm, warm
+
+
+def _small():
+    return presets.get("default").replace(
+        innodb_buffer_pool_size="64M", table_rows=200_000, threads=4, seconds=12
+    )
+
+
+def test_parse_warmup():
+    assert parse_warmup(None) == 0 and parse_warmup("auto") == AUTO and parse_warmup("30") == 30
+    for bad in ("-1", "1.5", "soon", "999999"):
+        with pytest.raises(ValueError, match="must be 'auto' or whole seconds between 0 and"):
+            parse_warmup(bad)
+
+
+def test_a_run_does_not_depend_on_its_length():
+    # what makes cutting honest: the first seconds of a longer run are the shorter run
+    sc = _small()
+    short, long = simulate(sc), simulate(sc, seconds=20)
+    assert short.series.equals(long.series.head(12))
+
+
+def test_warm_run_is_the_tail_of_the_longer_run():
+    sc = _small().at(3, innodb_io_capacity=400)
+    warm_run = simulate_warm(sc, 8)
+    longer, seconds, note = warm(sc, 8)
+    assert (seconds, note, longer.seconds) == (8, "warm-up 8 s", 20)
+    assert longer.changes == ((11, "set", "innodb_io_capacity", 400),)
+    full = simulate(longer).series
+    assert warm_run.series["time_s"].to_list() == list(range(1, 13))
+    assert warm_run.series.drop("time_s").equals(full.slice(8).drop("time_s"))
+    assert warm_run.scenario == sc and warm_run.latency_hist.shape[0] == 12
+
+
+def test_compare_takes_a_warmup():
+    sc = _small()
+    table = compare({"cold": sc}, warmup=0)
+    warm_table = compare({"warm": sc}, warmup=5)
+    assert table.height == warm_table.height == 12
+    assert not table["buffer_pool_pages_free"].equals(warm_table["buffer_pool_pages_free"])
+
+
+def _gauges(dirty, free, age):
+    n = len(dirty)
+    return pl.DataFrame(
+        {
+            "buffer_pool_pages_dirty": dirty,
+            "buffer_pool_pages_free": free,
+            "log_lsn_checkpoint_age": age,
+            "buffer_pool_pages_total": [1000] * n,
+            "log_max_modified_age_sync": [10_000] * n,
+        }
+    )
+
+
+def test_settle_time():
+    flat = [500.0] * 40
+    assert settle_time(_gauges(flat, flat, flat)) == 2 * WINDOW_S
+    ramp = list(np.arange(40) * 50.0)  # 5 % of the pool a second: never settles
+    assert settle_time(_gauges(ramp, flat, flat)) is None
+    # filling for 30 s, then flat: settled once both windows are past the ramp (+- tolerance)
+    fill, flat = [min(t, 30) * 30.0 for t in range(60)], [500.0] * 60
+    t = settle_time(_gauges(fill, flat, flat))
+    assert t is not None and 30 < t <= 30 + 2 * WINDOW_S
+    age = [min(t, 30) * 300.0 for t in range(60)]  # checkpoint age climbing 3 % of sync a second
+    t_age = settle_time(_gauges(flat, flat, age))
+    assert t_age is not None and 30 < t_age <= 30 + 2 * WINDOW_S
+
+
+def test_auto_warmup_of_a_preset_settles():
+    longer, seconds, note = warm(_small(), AUTO)
+    assert 2 * WINDOW_S <= seconds < 300 and note.startswith(f"warm-up auto: {seconds} s")
+    assert longer.seconds == 12 + seconds
+
+
+def test_cli_run_and_sweep_take_warmup(tmp_path, capsys):
+    import polars as pl
+
+    from flushsim import cli
+
+    small = ["--set", "innodb_buffer_pool_size=64M", "--set", "table_rows=200000"]
+    out = tmp_path / "r.csv"
+    argv = ["run", "default", *small, "--seconds", "3", "--warmup", "2", "--out", str(out)]
+    assert cli.main(argv) == 0
+    assert "warm-up 2 s" in capsys.readouterr().err
+    cold = simulate(presets.get("default").replace(**_SMALL_KNOBS, seconds=5)).series
+    got = pl.read_csv(out)
+    assert got["time_s"].to_list() == [1, 2, 3]
+    assert got["buffer_pool_pages_free"].to_list() == cold["buffer_pool_pages_free"][2:].to_list()
+    sweep_out = tmp_path / "s.csv"
+    argv = ["sweep", "default", *small, "--grid", "innodb_io_capacity=200,400", "--seconds", "3"]
+    assert cli.main([*argv, "--warmup", "soon", "--out", str(sweep_out)]) == 2
+    assert "--warmup 'soon' must be 'auto' or whole seconds" in capsys.readouterr().err
+    assert not sweep_out.exists()
+
+
+_SMALL_KNOBS = {"innodb_buffer_pool_size": "64M", "table_rows": 200_000}

@@ -1,0 +1,110 @@
+"""`python -m flushsim whatif`: a my.cnf (its includes read) against the same with changes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from flushsim import cli
+from flushsim.whatif import ROWS, parse_changes, read_config, whatif
+
+MYCNF = """\
+[mysqld]
+innodb_buffer_pool_size = 64M
+innodb_io_capacity = 200
+max_connections = 500
+!includedir conf.d
+"""
+SMALL = ["--set", "table_rows=200000", "--set", "threads=4", "--seconds", "8"]
+
+
+@pytest.fixture
+def mycnf(tmp_path):
+    (tmp_path / "conf.d").mkdir()
+    (tmp_path / "conf.d" / "redo.cnf").write_text("[mysqld]\ninnodb_redo_log_capacity = 64M\n")
+    (tmp_path / "conf.d" / "skip.txt").write_text("[mysqld]\ninnodb_io_capacity = 999\n")
+    path = tmp_path / "my.cnf"
+    path.write_text(MYCNF)
+    return path
+
+
+def test_read_config_follows_includedir(mycnf):
+    report = read_config(mycnf)
+    assert report.scenario["innodb_redo_log_capacity"] == 64 * 1024**2
+    assert report.scenario["innodb_io_capacity"] == 200  # only *.cnf files are read
+    assert report.modelled["innodb_buffer_pool_size"] == "64M"
+    assert "max_connections" in report.not_modelled
+
+
+def test_figures_and_difference(mycnf):
+    sc = read_config(mycnf, table_rows=200_000, threads=4, seconds=8).scenario
+    same = whatif(sc, {"innodb_io_capacity": "200"}, warmup=5).figures()
+    assert same["current"] == same["proposed"]  # same workload and seed
+    assert all(v == 0 for v in same["difference"].values())
+    fig = whatif(sc, {"innodb_io_capacity_max": "4000"}, warmup=5).figures()
+    assert list(fig["current"]) == list(ROWS)
+    for k in ROWS:
+        assert fig["difference"][k] == pytest.approx(fig["proposed"][k] - fig["current"][k])
+
+
+def test_cli_whatif_writes_html_and_json(mycnf, tmp_path, capsys):
+    html, js = tmp_path / "w.html", tmp_path / "w.json"
+    argv = ["whatif", str(mycnf), "--change", "innodb_io_capacity=2k", *SMALL]
+    argv += ["--warmup", "5", "--html", str(html), "--json", str(js), "--fill", "0.8"]
+    assert cli.main(argv) == 0
+    doc = json.loads(js.read_text())
+    assert set(doc) == {"current", "proposed", "difference"}
+    assert "ssd_lifetime_years" in doc["difference"]
+    page = html.read_text()
+    # the knob table shows sizes as written; the change as given
+    assert "<td>64M</td>" in page and "<td>2k</td>" in page
+    assert page.count("<h3>Regime changes</h3>") == 1
+    assert "warm-up 5 s" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--change", "innodb_io_capacity=1.5k"], "innodb_io_capacity='1.5k' is not a whole"),
+        (["--change", "innodb_lru_flush_size=64"], "not a mysql-8.0 setting"),
+        (["--change", "x"], "--change 'x' must look like KNOB=VALUE"),
+        (["--change", "innodb_io_capacity=300", "--warmup", "soon"], "--warmup 'soon' must be"),
+        (["--change", "innodb_io_capacity=300", "--drive", "floppy"], "floppy"),
+        (["--change", "innodb_io_capacity=300", "--fill", "1"], "--fill 1.0 must be between"),
+    ],
+)
+def test_bad_input_is_one_line_before_any_run(mycnf, tmp_path, capsys, extra, message):
+    argv = ["whatif", str(mycnf), *extra, "--html", str(tmp_path / "w.html")]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not (tmp_path / "w.html").exists()
+
+
+def test_parse_changes_keeps_the_text():
+    assert parse_changes(["innodb_buffer_pool_size=12G"]) == {"innodb_buffer_pool_size": "12G"}
+    with pytest.raises(ValueError, match="given twice"):
+        parse_changes(["innodb_io_capacity=300", "innodb_io_capacity=400"])
+
+
+def test_report_takes_a_baseline(tmp_path):
+    html = tmp_path / "r.html"
+    argv = ["report", "default", "--baseline", "seed001-lru-burst", "--seconds", "3"]
+    assert cli.main([*argv, "--warmup", "2", "--html", str(html)]) == 0
+    assert html.stat().st_size > 0
+
+
+def test_an_error_in_an_included_file_names_that_file_and_line(mycnf):
+    bad = mycnf.parent / "conf.d" / "zz.cnf"
+    bad.write_text("[mysqld]\n# io\ninnodb_io_capacity = 5\n")
+    with pytest.raises(ValueError) as err:
+        read_config(mycnf)
+    assert str(err.value).startswith(f"{bad}, line 3: innodb_io_capacity=5 is out of range")
+
+
+def test_settings_keep_the_line_of_their_own_file(mycnf):
+    report = read_config(mycnf)
+    assert report.lines["innodb_io_capacity"] == 3  # my.cnf's own line
+    assert report.lines["innodb_redo_log_capacity"] == 2  # conf.d/redo.cnf's
+    assert any("redo.cnf (included)" in n for n in report.notes)
