@@ -240,7 +240,7 @@ class Translation:
 
 
 # A new engine needs rows here only (and its family in these tuples).
-_MYSQL = (params.MYSQL80,)
+_MYSQL = params.MYSQL
 TRANSLATIONS = (
     # MySQL 8.0.30+ sizes the redo log as one capacity; MariaDB 10.5+ has one file of that size
     Translation(

@@ -65,8 +65,9 @@ def test_the_cli_gives_file_errors_in_one_line(tmp_path, capsys):
     assert "cannot be read (No such file or directory)" in capsys.readouterr().err
 
 
-def test_redo_capacity_becomes_mariadbs_log_file_size():
-    moved = translate(presets.get("seed004-idle-flush"), params.MARIADB1011)
+@pytest.mark.parametrize("mysql", params.MYSQL)
+def test_redo_capacity_becomes_mariadbs_log_file_size(mysql):
+    moved = translate(presets.get("seed004-idle-flush").replace(engine=mysql), params.MARIADB1011)
     assert moved.scenario["innodb_log_file_size"] == 8 * 1024**3
     assert moved.dropped == ()
     assert moved.translated == (
@@ -79,8 +80,9 @@ def test_mysqls_log_file_pair_becomes_one_mariadb_file():
     assert translate(sc, params.MARIADB106).scenario["innodb_log_file_size"] == 192 * 1024**2
 
 
-def test_mariadb_to_mysql_translates_redo_and_drops_the_rest():
-    moved = translate(presets.get("seed003-lru-flush-size"), params.MYSQL80)
+@pytest.mark.parametrize("mysql", params.MYSQL)
+def test_mariadb_to_mysql_translates_redo_and_drops_the_rest(mysql):
+    moved = translate(presets.get("seed003-lru-flush-size"), mysql)
     assert moved.scenario["innodb_redo_log_capacity"] == 20 * 1024**3
     assert "innodb_log_file_size" not in moved.scenario.knobs
     assert set(moved.dropped) == {"version", "innodb_lru_flush_size"}
