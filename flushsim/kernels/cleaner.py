@@ -18,6 +18,7 @@ from .. import schema as S
 # imported by name: hints.columns needs a literal width (numba types a module attribute int64)
 from ..schema import N_COLS
 from . import layout as L
+from .engine import is_mysql
 from .hints import columns, nonneg, prefetch2
 from .io import (
     dio_serialised,
@@ -112,11 +113,42 @@ def complete_writes(g, pool, knobs, ring, t):
         write_complete(pool, knobs, f)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def dblwr_gate(kind):
+    """The inst field holding when the doublewrite instance of flush type `kind` is free."""
+    if kind == L.IO_LRU:
+        return L.I_DBLWR_LRU_FREE
+    return L.I_DBLWR_LIST_FREE
+
+
+@njit(cache=True, _nrt=False)
+def batch_completed(g, knobs, out, last, m):
+    """Double_write::write_complete for a batch whose last data write completes at `last` (us).
+
+    Innodb_dblwr_pages_written counts the batch now; the data files are fsynced
+    (fil_flush_file_spaces, also under O_DIRECT). Returns when the doublewrite instance may
+    start its next batch: at `last` (batch_completed comes before the fsync), but on SATA only
+    once the fsync is done, since FLUSH CACHE holds the drive's queue (io.sata_flush_start).
+    """
+    s = last // 1_000_000
+    if s < out.shape[0]:
+        out[s, S.C_DBLWR_PAGES] += m
+    done = fsync(g, knobs, out, last, L.FILE_DATA)
+    if knobs[S.K_DEV_INTERFACE] == S.IF_SATA:
+        return done
+    return last
+
+
 @njit(cache=True, _nrt=False)
 def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     """Write the n frames staged in the ring (all of instance i) through the doublewrite buffer.
 
-    Returns the time the dispatching thread is free again (us).
+    MySQL (Double_write::flush_to_disk, 8.0.20+): a chunk of innodb_doublewrite_pages is one
+    batch; its doublewrite instance (per pool instance and flush type) has one batch in flight,
+    so the thread first waits for the previous one (wait_for_pending_batch), writes the
+    doublewrite file, then the data pages; Innodb_dblwr_writes counts at that dispatch
+    (write_data_pages), the pages at completion (batch_completed). MariaDB counts both at
+    dispatch and does not wait. Returns the time the dispatching thread is free again (us).
     """
     fr, frl, inst, page_frame = pool
     ring_frame, ring_done = ring
@@ -127,31 +159,32 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     page = int(knobs[S.K_PAGE_SIZE])
     dblwr = int(knobs[S.K_DBLWR])
     chunk = int(knobs[S.K_DBLWR_PAGES])
+    batched = dblwr != 0 and is_mysql(knobs)
+    gate = dblwr_gate(kind)
     s = t // 1_000_000
     cursor = t
     k = 0
     while k < n:
         m = min(chunk, n - k)
+        if batched:
+            cursor = max(cursor, inst[i, gate])  # wait_for_pending_batch
         start = cursor
         # The thread latches a chunk's pages as it fills the doublewrite buffer, just before
         # writing it. Batches are dispatched whole, ahead of the clock, and queue one behind
         # another in the write FIFO (other page cleaners', or this thread's earlier chunks): a
         # chunk is latched when the FIFO reaches it, not when its batch was chosen.
         latch = max(cursor, g[L.G_DEV_BUSY_WRITE])
-        if dblwr == 1:
-            # one sequential write of the whole buffer, then fsync of the doublewrite file
-            d = submit(g, knobs, out, cursor, m * page, True)
+        if dblwr != 0:
+            # the whole buffer in one sequential write (DETECT_ONLY: page metadata only, one
+            # small write), then fsync of the doublewrite file
+            nbytes = m * page if dblwr == 1 else 4096
+            d = submit(g, knobs, out, cursor, nbytes, True)
             start = fsync(g, knobs, out, d, L.FILE_DBLWR)
-            if s < out.shape[0]:
-                out[s, S.C_DBLWR_PAGES] += m
-                out[s, S.C_DBLWR_WRITES] += 1
-        elif dblwr == 2:
-            # DETECT_ONLY: page metadata only (one small write), then fsync
-            d = submit(g, knobs, out, cursor, 4096, True)
-            start = fsync(g, knobs, out, d, L.FILE_DBLWR)
-            if s < out.shape[0]:
-                out[s, S.C_DBLWR_PAGES] += m
-                out[s, S.C_DBLWR_WRITES] += 1
+            ws = start // 1_000_000 if batched else s
+            if ws < out.shape[0]:
+                out[ws, S.C_DBLWR_WRITES] += 1
+                if not batched:
+                    out[ws, S.C_DBLWR_PAGES] += m
         last = start
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
@@ -159,6 +192,8 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
             frl[f, L.L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
+        if batched:
+            inst[i, gate] = batch_completed(g, knobs, out, last, m)
         if last > inst[i, L.I_PENDING_DONE]:
             inst[i, L.I_PENDING_DONE] = last
         if kind == L.IO_LRU or kind == L.IO_MA_LRU:

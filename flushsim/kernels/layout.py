@@ -104,7 +104,12 @@ I_LRU_MUTEX = I_SCAN_PRE + SCAN_CACHE
 # is in the young part of the LRU, else at the tail (LRUItr::start); removing its frame moves it
 # to the previous one (LRUHp::adjust)
 I_LRU_ITR = I_LRU_MUTEX + 1
-N_INST = I_LRU_ITR + 1
+# MySQL's Double_write instance of this pool instance, one per flush type: its batch in flight
+# completes (us) at this time, and the next batch of that type waits for it
+# (Double_write::wait_for_pending_batch); on SATA, also for the data-file fsync that follows it
+I_DBLWR_LRU_FREE = I_LRU_ITR + 1
+I_DBLWR_LIST_FREE = I_DBLWR_LRU_FREE + 1
+N_INST = I_DBLWR_LIST_FREE + 1
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us
