@@ -524,13 +524,13 @@ PARAMS: tuple[Param, ...] = (
         0,
         U64_MAX,
         "ms",
-        "The log checkpointer writes a checkpoint at least this often (experimental builds "
-        "only; a release server always uses 1000).",
+        "The log checkpointer's period; busy, it checkpoints every 7 periods (experimental "
+        "builds only; a release server always uses 1000).",
         engines=_ONLY_MYSQL,
         source="MySQL 8.0 ha_innodb.cc (MYSQL_SYSVAR_ULONG log_checkpoint_every: 0..ULONG_MAX, "
         "dynamic; only in builds with ENABLE_EXPERIMENT_SYSVARS, absent from the manual) and "
         "log0log.h INNODB_LOG_CHECKPOINT_EVERY_DEFAULT",
-        fill=0.0,  # MariaDB has no log checkpointer thread; no mechanism reads the slot yet
+        fill=0.0,  # MariaDB has no log checkpointer thread: its kernel never reads the slot
     ),
     Param(
         "innodb_thread_concurrency",

@@ -59,10 +59,11 @@ def redo_limits(knobs):
     age_async = soft - soft // 8
     age_sync = soft - soft // 16
     conc = int(knobs[S.K_THREAD_CONC])
-    # Free-check margin: 4 pages of redo per thread (+10 background threads), plus 5 % of the
-    # soft capacity, at most half of it (docs/model.md, section Redo; approximate).
+    # Free-check margin (log_concurrency_margin): 4 pages of redo per thread (+10 background
+    # threads), plus 5 % of the soft capacity, at most 50 + 5 % of it, aligned down to 512
+    # (LOG_CONCCURENCY_MARGIN_MAX_PCT + LOG_EXTRA_CONC_MARGIN_PCT; docs/model.md, section Redo)
     margin = 4 * page * (conc + 10) + 4096 + soft * 5 // 100
-    margin = min(margin, soft // 2)
+    margin = min(margin, soft * 55 // 100 // 512 * 512)
     return soft, age_async, age_sync, soft - margin, age_async - margin, margin
 
 
@@ -73,6 +74,39 @@ def checkpoint(g, frl, inst):
     ck = oldest if oldest > 0 else g[L.G_LSN]
     if ck > g[L.G_CHECKPOINT_LSN]:
         g[L.G_CHECKPOINT_LSN] = ck
+
+
+@njit(cache=True, _nrt=False)
+def checkpoint_at(g, frl, inst, t):
+    """MySQL's log_checkpoint at t (us): advance the checkpoint; remember when it moved."""
+    before = g[L.G_CHECKPOINT_LSN]
+    checkpoint(g, frl, inst)
+    if g[L.G_CHECKPOINT_LSN] != before:
+        g[L.G_CKPT_TIME] = t
+
+
+@njit(cache=True, _nrt=False)
+def log_checkpointer(g, frl, inst, knobs, t):
+    """log_checkpointer (log0chkp.cc), its timed wake-up if one is due by t (us).
+
+    It wakes every innodb_log_checkpoint_every. If the server was busy since its last timed
+    wake-up (srv_check_activity), it does nothing unless log_busy_checkpoint_interval (7) x that
+    period passed since the last checkpoint. Otherwise log_should_checkpoint: a checkpoint if
+    the age is past the aggressive age (31/32 of soft) or the period passed since the last one.
+    Requested checkpoints (log_free_check_wait) are commit.log_free_check's checkpoint_at.
+    """
+    if t < g[L.G_CKPT_WAKE]:
+        return
+    every = int(knobs[S.K_CHECKPOINT_EVERY]) * 1000
+    g[L.G_CKPT_WAKE] = t + every
+    busy = g[L.G_ACTIVITY] != g[L.G_CKPT_ACTIVITY]
+    g[L.G_CKPT_ACTIVITY] = g[L.G_ACTIVITY]
+    elapsed = t - g[L.G_CKPT_TIME]
+    if busy and elapsed < L.LOG_BUSY_CHECKPOINT_INTERVAL * every:
+        return
+    soft = redo_limits(knobs)[0]
+    if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] >= soft - soft // 32 or elapsed >= every:
+        checkpoint_at(g, frl, inst, t)
 
 
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
@@ -484,8 +518,10 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
             else:
                 out[s, S.C_LRU_FLUSH] += n_lru
                 out[s, S.C_ADAPTIVE] += n_list
-        if timed_out:
-            g[L.G_PC_LAST_PAGES] = n_list
+        # the server zeroes last_pages after every recommendation, then keeps what this
+        # round's flush list flushed if it was asked for pages (n_to_flush != 0)
+        if sync or timed_out:
+            g[L.G_PC_LAST_PAGES] = n_list if n != 0 else 0
     elif timed_out and knobs[S.K_IDLE_PCT] > 0:
         # Idle flushing: flush list only, innodb_io_capacity * idle_pct spread over instances.
         n_idle = int(knobs[S.K_IOC] * (knobs[S.K_IDLE_PCT] / 100.0))
@@ -506,7 +542,7 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
         if clocks[j] + L.PC_ROUND_BASE_US > end:
             end = clocks[j] + L.PC_ROUND_BASE_US
     g[L.G_PC_ROUND_END] = end
-    checkpoint(g, frl, inst)
+    log_checkpointer(g, frl, inst, knobs, t)
     if sync:
         # Back to back; when nothing could start, wait for the oldest write in flight.
         if n_lru + n_list == 0:

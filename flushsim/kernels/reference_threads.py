@@ -234,7 +234,7 @@ class ThreadsMixin:
             else:
                 free_check = self.redo_limits()[3]
             if self.lsn - self.checkpoint_lsn > free_check:
-                self.checkpoint()
+                self.checkpoint_at(t)  # MariaDB's free_check is INF_TIME: never here
                 if self.lsn - self.checkpoint_lsn > free_check:
                     self.signal_cleaner(t, True)
                     self.count(t, S.C_REDO_WAIT, L.REDO_WAIT_POLL_US / 1000.0)
