@@ -109,7 +109,10 @@ I_LRU_ITR = I_LRU_MUTEX + 1
 # (Double_write::wait_for_pending_batch); on SATA, also for the data-file fsync that follows it
 I_DBLWR_LRU_FREE = I_LRU_ITR + 1
 I_DBLWR_LIST_FREE = I_DBLWR_LRU_FREE + 1
-N_INST = I_DBLWR_LIST_FREE + 1
+# MySQL's buf_pool.single_scan_itr: where the last single-page flush stopped (NIL: none); kept
+# like I_LRU_ITR (LRUItr::start, LRUHp::adjust)
+I_SINGLE_ITR = I_DBLWR_LIST_FREE + 1
+N_INST = I_SINGLE_ITR + 1
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us

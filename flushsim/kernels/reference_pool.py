@@ -70,6 +70,8 @@ class PoolMixin:
     def buf_LRU_remove_block(self, inst: Instance, f: Frame) -> None:
         if f is inst.lru_itr:
             inst.lru_itr = f.prev  # LRUHp::adjust
+        if f is inst.single_itr:
+            inst.single_itr = f.prev
         if f is inst.lru_old:
             inst.lru_old = f.prev
             inst.lru_old.old = True

@@ -83,8 +83,11 @@ class ThreadsMixin:
     ) -> tuple[bool, int, Frame | None]:
         """(freed or written, when its I/O is done, the written frame: io-fixed until then)."""
         page = int(self.k.innodb_page_size)
-        f = inst.lru_tail
+        f = inst.single_itr  # single_scan_itr: resumes in the young part only (LRUItr::start)
+        if f is None or f.old:
+            f = inst.lru_tail
         while f is not None:
+            inst.single_itr = f.prev
             if self.replaceable(f):
                 self.buf_LRU_free_page(inst, f)
                 return True, t, None

@@ -133,6 +133,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         inst[i, L.I_LRU_TAIL] = L.NIL
         inst[i, L.I_LRU_OLD] = L.NIL
         inst[i, L.I_LRU_ITR] = L.NIL
+        inst[i, L.I_SINGLE_ITR] = L.NIL
         inst[i, L.I_FL_HEAD] = L.NIL
         inst[i, L.I_FL_TAIL] = L.NIL
         inst[i, L.I_FIRST_FRAME] = i * size
