@@ -585,6 +585,20 @@ PARAMS: tuple[Param, ...] = (
         kernel=False,  # validate folds it into innodb_redo_log_capacity
     ),
     Param(
+        "innodb_log_checkpoint_every",
+        1000,
+        0,
+        U64_MAX,
+        "ms",
+        "The log checkpointer's period; busy, it checkpoints every 7 periods (experimental "
+        "builds only; a release server always uses 1000).",
+        engines=_ONLY_MYSQL,
+        source="MySQL 8.0 ha_innodb.cc (MYSQL_SYSVAR_ULONG log_checkpoint_every: 0..ULONG_MAX, "
+        "dynamic; only in builds with ENABLE_EXPERIMENT_SYSVARS, absent from the manual) and "
+        "log0log.h INNODB_LOG_CHECKPOINT_EVERY_DEFAULT",
+        fill=0.0,  # MariaDB has no log checkpointer thread: its kernel never reads the slot
+    ),
+    Param(
         "innodb_thread_concurrency",
         0,
         0,

@@ -1,7 +1,24 @@
 """Helpers for tests that drive the kernel's functions on a hand-built pool."""
 
+import numpy as np
+
+from flushsim import schema
 from flushsim.kernels import layout as L
-from flushsim.kernels import threads
+from flushsim.kernels import sim, threads
+from flushsim.run import kernel_inputs
+
+
+def init_pool(p, scenario, frames):
+    """Give `p` the state of one pool instance of `frames` frames for `scenario`, one thread."""
+    p.knobs = kernel_inputs(scenario).knobs.copy()
+    p.knobs[schema.K_POOL_SIZE] = frames * 16384
+    p.fr, p.frl, p.inst, p.page_frame, p.g, p.gf, _ = sim.init_state(p.knobs, 1, 4 * frames, 1)
+    p.out = np.zeros((10, schema.N_COLS))
+    p.ring_frame = np.zeros(frames + 1, dtype=np.int32)
+    p.ring_done = np.zeros(frames + 1, dtype=np.int64)
+    p.times = np.full(2, L.INF_TIME, dtype=np.int64)  # [user thread, page cleaner]
+    p.heap = np.arange(2)
+    p.pos = np.arange(2)
 
 
 def access(p, page, write, t, resume=0):

@@ -51,6 +51,7 @@ def test_version_is_a_mariadb_10_6_release():
         ("innodb_redo_log_capacity", 100 * 1024 * 1024),
         ("innodb_doublewrite", "ON"),
         ("innodb_flush_sync", True),
+        ("innodb_log_checkpoint_every", 1000),
     ],
 )
 def test_mysql80_defaults(name, default):
@@ -75,6 +76,16 @@ def test_out_of_range_names_knob_and_range():
         fs.Scenario().replace(innodb_old_blocks_pct=99)
     with pytest.raises(ValueError, match=r"innodb_max_dirty_pages_pct=100 .*99.999"):
         fs.Scenario().replace(innodb_max_dirty_pages_pct=100)
+
+
+def test_log_checkpoint_every_range_and_engines():
+    # ha_innodb.cc: 0..ULONG_MAX ms, dynamic; MySQL only (MariaDB has no log checkpointer)
+    assert fs.Scenario().at(5, innodb_log_checkpoint_every=0)
+    assert fs.Scenario().replace(innodb_log_checkpoint_every=2**64 - 1)
+    with pytest.raises(ValueError, match=r"innodb_log_checkpoint_every=-1 .*between 0 and"):
+        fs.Scenario().replace(innodb_log_checkpoint_every=-1)
+    with pytest.raises(ValueError, match="innodb_log_checkpoint_every is not a .* setting"):
+        fs.Scenario(engine="mariadb-10.11", knobs={"innodb_log_checkpoint_every": 500})
 
 
 def test_unknown_knob_suggests():

@@ -18,6 +18,7 @@ from .. import schema as S
 # imported by name: hints.columns needs a literal width (numba types a module attribute int64)
 from ..schema import N_COLS
 from . import layout as L
+from .engine import is_mysql
 from .hints import columns, nonneg, prefetch2
 from .io import (
     dio_serialised,
@@ -58,10 +59,11 @@ def redo_limits(knobs):
     age_async = soft - soft // 8
     age_sync = soft - soft // 16
     conc = int(knobs[S.K_THREAD_CONC])
-    # Free-check margin: 4 pages of redo per thread (+10 background threads), plus 5 % of the
-    # soft capacity, at most half of it (docs/model.md, section Redo; approximate).
+    # Free-check margin (log_concurrency_margin): 4 pages of redo per thread (+10 background
+    # threads), plus 5 % of the soft capacity, at most 50 + 5 % of it, aligned down to 512
+    # (LOG_CONCCURENCY_MARGIN_MAX_PCT + LOG_EXTRA_CONC_MARGIN_PCT; docs/model.md, section Redo)
     margin = 4 * page * (conc + 10) + 4096 + soft * 5 // 100
-    margin = min(margin, soft // 2)
+    margin = min(margin, soft * 55 // 100 // 512 * 512)
     return soft, age_async, age_sync, soft - margin, age_async - margin, margin
 
 
@@ -72,6 +74,39 @@ def checkpoint(g, frl, inst):
     ck = oldest if oldest > 0 else g[L.G_LSN]
     if ck > g[L.G_CHECKPOINT_LSN]:
         g[L.G_CHECKPOINT_LSN] = ck
+
+
+@njit(cache=True, _nrt=False)
+def checkpoint_at(g, frl, inst, t):
+    """MySQL's log_checkpoint at t (us): advance the checkpoint; remember when it moved."""
+    before = g[L.G_CHECKPOINT_LSN]
+    checkpoint(g, frl, inst)
+    if g[L.G_CHECKPOINT_LSN] != before:
+        g[L.G_CKPT_TIME] = t
+
+
+@njit(cache=True, _nrt=False)
+def log_checkpointer(g, frl, inst, knobs, t):
+    """log_checkpointer (log0chkp.cc), its timed wake-up if one is due by t (us).
+
+    It wakes every innodb_log_checkpoint_every. If the server was busy since its last timed
+    wake-up (srv_check_activity), it does nothing unless log_busy_checkpoint_interval (7) x that
+    period passed since the last checkpoint. Otherwise log_should_checkpoint: a checkpoint if
+    the age is past the aggressive age (31/32 of soft) or the period passed since the last one.
+    Requested checkpoints (log_free_check_wait) are commit.log_free_check's checkpoint_at.
+    """
+    if t < g[L.G_CKPT_WAKE]:
+        return
+    every = int(knobs[S.K_CHECKPOINT_EVERY]) * 1000
+    g[L.G_CKPT_WAKE] = t + every
+    busy = g[L.G_ACTIVITY] != g[L.G_CKPT_ACTIVITY]
+    g[L.G_CKPT_ACTIVITY] = g[L.G_ACTIVITY]
+    elapsed = t - g[L.G_CKPT_TIME]
+    if busy and elapsed < L.LOG_BUSY_CHECKPOINT_INTERVAL * every:
+        return
+    soft = redo_limits(knobs)[0]
+    if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] >= soft - soft // 32 or elapsed >= every:
+        checkpoint_at(g, frl, inst, t)
 
 
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
@@ -112,11 +147,42 @@ def complete_writes(g, pool, knobs, ring, t):
         write_complete(pool, knobs, f)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def dblwr_gate(kind):
+    """The inst field holding when the doublewrite instance of flush type `kind` is free."""
+    if kind == L.IO_LRU:
+        return L.I_DBLWR_LRU_FREE
+    return L.I_DBLWR_LIST_FREE
+
+
+@njit(cache=True, _nrt=False)
+def batch_completed(g, knobs, out, last, m):
+    """Double_write::write_complete for a batch whose last data write completes at `last` (us).
+
+    Innodb_dblwr_pages_written counts the batch now; the data files are fsynced
+    (fil_flush_file_spaces, also under O_DIRECT). Returns when the doublewrite instance may
+    start its next batch: at `last` (batch_completed comes before the fsync), but on SATA only
+    once the fsync is done, since FLUSH CACHE holds the drive's queue (io.sata_flush_start).
+    """
+    s = last // 1_000_000
+    if s < out.shape[0]:
+        out[s, S.C_DBLWR_PAGES] += m
+    done = fsync(g, knobs, out, last, L.FILE_DATA)
+    if knobs[S.K_DEV_INTERFACE] == S.IF_SATA:
+        return done
+    return last
+
+
 @njit(cache=True, _nrt=False)
 def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     """Write the n frames staged in the ring (all of instance i) through the doublewrite buffer.
 
-    Returns the time the dispatching thread is free again (us).
+    MySQL (Double_write::flush_to_disk, 8.0.20+): a chunk of innodb_doublewrite_pages is one
+    batch; its doublewrite instance (per pool instance and flush type) has one batch in flight,
+    so the thread first waits for the previous one (wait_for_pending_batch), writes the
+    doublewrite file, then the data pages; Innodb_dblwr_writes counts at that dispatch
+    (write_data_pages), the pages at completion (batch_completed). MariaDB counts both at
+    dispatch and does not wait. Returns the time the dispatching thread is free again (us).
     """
     fr, frl, inst, page_frame = pool
     ring_frame, ring_done = ring
@@ -127,31 +193,32 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     page = int(knobs[S.K_PAGE_SIZE])
     dblwr = int(knobs[S.K_DBLWR])
     chunk = int(knobs[S.K_DBLWR_PAGES])
+    batched = dblwr != 0 and is_mysql(knobs)
+    gate = dblwr_gate(kind)
     s = t // 1_000_000
     cursor = t
     k = 0
     while k < n:
         m = min(chunk, n - k)
+        if batched:
+            cursor = max(cursor, inst[i, gate])  # wait_for_pending_batch
         start = cursor
         # The thread latches a chunk's pages as it fills the doublewrite buffer, just before
         # writing it. Batches are dispatched whole, ahead of the clock, and queue one behind
         # another in the write FIFO (other page cleaners', or this thread's earlier chunks): a
         # chunk is latched when the FIFO reaches it, not when its batch was chosen.
         latch = max(cursor, g[L.G_DEV_BUSY_WRITE])
-        if dblwr == 1:
-            # one sequential write of the whole buffer, then fsync of the doublewrite file
-            d = submit(g, knobs, out, cursor, m * page, True)
+        if dblwr != 0:
+            # the whole buffer in one sequential write (DETECT_ONLY: page metadata only, one
+            # small write), then fsync of the doublewrite file
+            nbytes = m * page if dblwr == 1 else 4096
+            d = submit(g, knobs, out, cursor, nbytes, True)
             start = fsync(g, knobs, out, d, L.FILE_DBLWR)
-            if s < out.shape[0]:
-                out[s, S.C_DBLWR_PAGES] += m
-                out[s, S.C_DBLWR_WRITES] += 1
-        elif dblwr == 2:
-            # DETECT_ONLY: page metadata only (one small write), then fsync
-            d = submit(g, knobs, out, cursor, 4096, True)
-            start = fsync(g, knobs, out, d, L.FILE_DBLWR)
-            if s < out.shape[0]:
-                out[s, S.C_DBLWR_PAGES] += m
-                out[s, S.C_DBLWR_WRITES] += 1
+            ws = start // 1_000_000 if batched else s
+            if ws < out.shape[0]:
+                out[ws, S.C_DBLWR_WRITES] += 1
+                if not batched:
+                    out[ws, S.C_DBLWR_PAGES] += m
         last = start
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
@@ -159,6 +226,8 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
             frl[f, L.L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
+        if batched:
+            inst[i, gate] = batch_completed(g, knobs, out, last, m)
         if last > inst[i, L.I_PENDING_DONE]:
             inst[i, L.I_PENDING_DONE] = last
         if kind == L.IO_LRU or kind == L.IO_MA_LRU:
@@ -449,8 +518,10 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
             else:
                 out[s, S.C_LRU_FLUSH] += n_lru
                 out[s, S.C_ADAPTIVE] += n_list
-        if timed_out:
-            g[L.G_PC_LAST_PAGES] = n_list
+        # the server zeroes last_pages after every recommendation, then keeps what this
+        # round's flush list flushed if it was asked for pages (n_to_flush != 0)
+        if sync or timed_out:
+            g[L.G_PC_LAST_PAGES] = n_list if n != 0 else 0
     elif timed_out and knobs[S.K_IDLE_PCT] > 0:
         # Idle flushing: flush list only, innodb_io_capacity * idle_pct spread over instances.
         n_idle = int(knobs[S.K_IOC] * (knobs[S.K_IDLE_PCT] / 100.0))
@@ -471,7 +542,7 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
         if clocks[j] + L.PC_ROUND_BASE_US > end:
             end = clocks[j] + L.PC_ROUND_BASE_US
     g[L.G_PC_ROUND_END] = end
-    checkpoint(g, frl, inst)
+    log_checkpointer(g, frl, inst, knobs, t)
     if sync:
         # Back to back; when nothing could start, wait for the oldest write in flight.
         if n_lru + n_list == 0:

@@ -12,7 +12,7 @@ from numba import njit
 from .. import schema as S
 from ..schema import HIST_BUCKETS, N_COLS
 from . import layout as L
-from .cleaner import checkpoint, redo_limits
+from .cleaner import checkpoint, checkpoint_at, redo_limits
 from .hints import columns, nonneg
 from .io import log_flush
 from .layout import N_TH
@@ -45,7 +45,7 @@ def log_free_check(g, pool, sched, out, t):
     fr, frl, inst, page_frame = pool
     free_check = g[L.G_FREE_CHECK]
     if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] > free_check:
-        checkpoint(g, frl, inst)
+        checkpoint_at(g, frl, inst, t)  # log_free_check_wait requests one: the checkpointer wakes
         if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] > free_check:
             signal_cleaner(g, sched, t, True)
             s = t // 1_000_000

@@ -25,14 +25,19 @@ def single_page_flush(g, pool, knobs, out, i, t):
     freed. The written page stays in the LRU, dirty and io-fixed (IO_SINGLE), until the thread
     wakes when its I/O is done (single_flush_done): the thread sleeps meanwhile, so that its
     next I/O is submitted in time order. Returns (freed or written, time the I/O is done, the
-    written frame or NIL).
+    written frame or NIL). Like the server's single_scan_itr, the scan resumes where the last
+    one stopped if that frame is in the young part of the LRU, else at the tail
+    (LRUItr::start), and moves the iterator to the previous frame before each page.
     """
     fr, frl, inst, page_frame = pool
     ratio = old_ratio(knobs[S.K_OLD_PCT])
     page = int(knobs[S.K_PAGE_SIZE])
-    f = inst[i, L.I_LRU_TAIL]
+    f = inst[i, L.I_SINGLE_ITR]
+    if f < 0 or fr[f, L.F_LRU] == L.LRU_OLD:
+        f = inst[i, L.I_LRU_TAIL]
     while f >= 0:
         prev = fr[f, L.F_PREV]
+        inst[i, L.I_SINGLE_ITR] = prev
         if replaceable(fr, frl, f):
             evict(fr, inst, page_frame, i, f, ratio)
             return True, t, L.NIL

@@ -104,7 +104,15 @@ I_LRU_MUTEX = I_SCAN_PRE + SCAN_CACHE
 # is in the young part of the LRU, else at the tail (LRUItr::start); removing its frame moves it
 # to the previous one (LRUHp::adjust)
 I_LRU_ITR = I_LRU_MUTEX + 1
-N_INST = I_LRU_ITR + 1
+# MySQL's Double_write instance of this pool instance, one per flush type: its batch in flight
+# completes (us) at this time, and the next batch of that type waits for it
+# (Double_write::wait_for_pending_batch); on SATA, also for the data-file fsync that follows it
+I_DBLWR_LRU_FREE = I_LRU_ITR + 1
+I_DBLWR_LIST_FREE = I_DBLWR_LRU_FREE + 1
+# MySQL's buf_pool.single_scan_itr: where the last single-page flush stopped (NIL: none); kept
+# like I_LRU_ITR (LRUItr::start, LRUHp::adjust)
+I_SINGLE_ITR = I_DBLWR_LIST_FREE + 1
+N_INST = I_SINGLE_ITR + 1
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us
@@ -175,7 +183,12 @@ G_HELD = 56  # with it: 1 + the frame that single-page flush holds until its I/O
 G_LOCK_FLOOR = 57  # earliest completion (us) of a page write whose lock is not yet placed (0: none)
 G_FREE_CHECK = 58  # redo_limits' limit_for_free_check for the knobs now (LSN bytes): commit.py
 G_NEXT_PAGE = 59  # hint only: the page prefetch_uniform looked ahead to (workload.py)
-N_G = 60
+# MySQL's log_checkpointer (cleaner.log_checkpointer): its next timed wake-up (us), its
+# old_activity_count, and when it last wrote a checkpoint (us)
+G_CKPT_WAKE = 60
+G_CKPT_ACTIVITY = 61
+G_CKPT_TIME = 62
+N_G = 63
 
 # workload.spread_row: odd multiplier of the row permutation. Below 2**26, so that x * SPREAD_KEY
 # stays below 2**63 for every x below 2**37 (table_rows <= 10**11).
@@ -191,6 +204,7 @@ INF_TIME = 1 << 62
 PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
 PC_PAGE_US = 1  # sim constant: CPU time to dispatch one page write
 FREE_WAIT_SLEEP_US = 10_000  # buf_LRU_get_free_block: os_thread_sleep(10000)
+LOG_BUSY_CHECKPOINT_INTERVAL = 7  # log0chkp.cc log_checkpointer: a busy server's period x 7
 REDO_WAIT_POLL_US = 1_000  # sim constant: a thread waiting in log_free_check re-checks this often
 SINGLE_FLUSH_POLL_US = 100  # sim constant: an update of a page in a single-page flush re-checks
 JBD_COMMIT_US = 5_000_000  # ext4 commit=5 (the default): the journal commits every 5 s

@@ -184,6 +184,8 @@ def lru_remove(fr, inst, i, f, ratio):
     f = nonneg(f)
     if f == inst[i, L.I_LRU_ITR]:
         inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]  # LRUHp::adjust
+    if f == inst[i, L.I_SINGLE_ITR]:
+        inst[i, L.I_SINGLE_ITR] = fr[f, L.F_PREV]
     if f == inst[i, L.I_LRU_OLD]:
         prev = fr[f, L.F_PREV]
         inst[i, L.I_LRU_OLD] = prev

@@ -99,6 +99,10 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
         self.pc_sync = False
         self.pc_last_pages = 0
         self.pc_round_end = 0
+        # MySQL's log_checkpointer: next timed wake-up, old_activity_count, last checkpoint (us)
+        self.ckpt_wake = 0
+        self.ckpt_activity = 0
+        self.ckpt_time = 0
         self.af_init = False
         self.af_prev_lsn = 0
         self.af_prev_time = 0
@@ -197,7 +201,7 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
                 if self.lsn > self.log_flush_lsn:
                     self.log_flush(boundary, self.lsn)
                 if self.is_mysql():
-                    self.checkpoint()
+                    self.log_checkpointer(boundary)
                 self.sample_second(self.second)
                 self.second += 1
             else:

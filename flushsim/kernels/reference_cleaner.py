@@ -63,6 +63,28 @@ class CleanerMixin:
         return len(batch), free_at
 
     # ------------------------------------------------------------------ adaptive flushing
+    def checkpoint_at(self, t: int) -> None:
+        """log_checkpoint at t: advance the checkpoint; remember when it moved."""
+        before = self.checkpoint_lsn
+        self.checkpoint()
+        if self.checkpoint_lsn != before:
+            self.ckpt_time = t
+
+    def log_checkpointer(self, t: int) -> None:
+        """The checkpointer's timed wake-up if one is due by t (cleaner.log_checkpointer)."""
+        if t < self.ckpt_wake:
+            return
+        every = int(self.k.innodb_log_checkpoint_every) * 1000
+        self.ckpt_wake = t + every
+        busy = self.activity != self.ckpt_activity  # srv_check_activity
+        self.ckpt_activity = self.activity
+        elapsed = t - self.ckpt_time
+        if busy and elapsed < L.LOG_BUSY_CHECKPOINT_INTERVAL * every:
+            return
+        soft = self.redo_limits()[0]
+        if self.lsn - self.checkpoint_lsn >= soft - soft // 32 or elapsed >= every:
+            self.checkpoint_at(t)
+
     def redo_limits(self) -> tuple[int, int, int, int, int, int]:
         """log_files_capacity_get_limits: soft, async, sync, free-check, dirty-age, margin."""
         cap = int(self.k.innodb_redo_log_capacity)
@@ -74,7 +96,7 @@ class CleanerMixin:
         age_async = soft - soft // 8
         age_sync = soft - soft // 16
         margin = 4 * page * (int(self.k.innodb_thread_concurrency) + 10) + 4096 + soft * 5 // 100
-        margin = min(margin, soft // 2)
+        margin = min(margin, soft * 55 // 100 // 512 * 512)  # 50 + 5 %, log_concurrency_margin
         return soft, age_async, age_sync, soft - margin, age_async - margin, margin
 
     def get_pct_for_dirty(self) -> int:
@@ -219,8 +241,8 @@ class CleanerMixin:
             else:
                 self.count(t, S.C_LRU_FLUSH, n_lru)
                 self.count(t, S.C_ADAPTIVE, n_list)
-            if timed_out:
-                self.pc_last_pages = n_list
+            if sync or timed_out:  # zeroed after every recommendation, as the server does
+                self.pc_last_pages = n_list if n != 0 else 0
         elif timed_out and self.k.innodb_idle_flush_pct > 0:
             n_idle = int(self.k.innodb_io_capacity * (self.k.innodb_idle_flush_pct / 100.0))
             per = (n_idle + n_inst - 1) // n_inst
@@ -233,7 +255,7 @@ class CleanerMixin:
         self.count(t, S.C_PC_ROUNDS)
         end = max([t + L.PC_ROUND_BASE_US] + [c + L.PC_ROUND_BASE_US for c in clocks])
         self.pc_round_end = end
-        self.checkpoint()
+        self.log_checkpointer(t)
         if sync:
             if n_lru + n_list == 0 and self.writes_in_flight:
                 d = self.write_done(0)

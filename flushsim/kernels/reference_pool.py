@@ -70,6 +70,8 @@ class PoolMixin:
     def buf_LRU_remove_block(self, inst: Instance, f: Frame) -> None:
         if f is inst.lru_itr:
             inst.lru_itr = f.prev  # LRUHp::adjust
+        if f is inst.single_itr:
+            inst.single_itr = f.prev
         if f is inst.lru_old:
             inst.lru_old = f.prev
             inst.lru_old.old = True
@@ -170,21 +172,35 @@ class PoolMixin:
             self.writes_popped += 1
             self.buf_page_write_complete(f)
 
+    def batch_completed(self, last: int, m: int) -> int:
+        """Double_write::write_complete of a batch ending at `last`: when the next may start."""
+        self.count(last, S.C_DBLWR_PAGES, m)
+        done = self.fsync(last, L.FILE_DATA)  # fil_flush_file_spaces, also under O_DIRECT
+        return done if self.k.device_interface == S.IF_SATA else last
+
     def dispatch(self, inst: Instance, batch: list[Frame], kind: int, t: int) -> int:
-        """Write a batch through the doublewrite buffer; return when the cleaner is free."""
+        """Write a batch through the doublewrite buffer; return when the cleaner is free.
+
+        MySQL: one batch in flight per instance and flush type (cleaner.dispatch).
+        """
         page = int(self.k.innodb_page_size)
         dblwr = int(self.k.innodb_doublewrite)
         chunk = int(self.k.innodb_doublewrite_pages)
+        batched = dblwr != 0 and self.is_mysql()
+        gate = "dblwr_lru_free" if kind == L.IO_LRU else "dblwr_list_free"
         cursor = t
         for k in range(0, len(batch), chunk):
             part = batch[k : k + chunk]
+            if batched:
+                cursor = max(cursor, getattr(inst, gate))  # wait_for_pending_batch
             start = cursor
             latch = max(cursor, self.dev_busy_write)  # when the write FIFO reaches the chunk
             if dblwr != 0:
                 nbytes = len(part) * page if dblwr == 1 else 4096  # DETECT_ONLY: metadata
                 start = self.fsync(self.submit(cursor, nbytes, True), L.FILE_DBLWR)
-                self.count(t, S.C_DBLWR_PAGES, len(part))
-                self.count(t, S.C_DBLWR_WRITES)
+                self.count(start if batched else t, S.C_DBLWR_WRITES)
+                if not batched:
+                    self.count(t, S.C_DBLWR_PAGES, len(part))
             last = start
             for f in part:
                 done = self.submit(start, page, True)
@@ -192,6 +208,8 @@ class PoolMixin:
                 self.writes_in_flight.append((done, f))
                 self.writes_pushed += 1
                 last = done
+            if batched:
+                setattr(inst, gate, self.batch_completed(last, len(part)))
             inst.pending_done = max(inst.pending_done, last)
             if kind in (L.IO_LRU, L.IO_MA_LRU):
                 inst.pending_lru += len(part)

@@ -79,6 +79,9 @@ class Instance:
     pending_done: int = 0
     lru_mutex: int = 0  # the LRU's mutex is held by a user thread's search until (us)
     lru_itr: Frame | None = None  # buf_pool.lru_scan_itr
+    single_itr: Frame | None = None  # buf_pool.single_scan_itr (MySQL)
+    dblwr_lru_free: int = 0  # its Double_write instances' batch in flight completes (us)
+    dblwr_list_free: int = 0
 
 
 class SplitMix64:

@@ -83,8 +83,11 @@ class ThreadsMixin:
     ) -> tuple[bool, int, Frame | None]:
         """(freed or written, when its I/O is done, the written frame: io-fixed until then)."""
         page = int(self.k.innodb_page_size)
-        f = inst.lru_tail
+        f = inst.single_itr  # single_scan_itr: resumes in the young part only (LRUItr::start)
+        if f is None or f.old:
+            f = inst.lru_tail
         while f is not None:
+            inst.single_itr = f.prev
             if self.replaceable(f):
                 self.buf_LRU_free_page(inst, f)
                 return True, t, None
@@ -234,7 +237,7 @@ class ThreadsMixin:
             else:
                 free_check = self.redo_limits()[3]
             if self.lsn - self.checkpoint_lsn > free_check:
-                self.checkpoint()
+                self.checkpoint_at(t)  # MariaDB's free_check is INF_TIME: never here
                 if self.lsn - self.checkpoint_lsn > free_check:
                     self.signal_cleaner(t, True)
                     self.count(t, S.C_REDO_WAIT, L.REDO_WAIT_POLL_US / 1000.0)

@@ -14,7 +14,7 @@ from numba import njit
 from .. import schema as S
 from ..schema import HIST_BUCKETS, N_COLS
 from . import layout as L
-from .cleaner import checkpoint, complete_writes, page_cleaner_round
+from .cleaner import complete_writes, log_checkpointer, page_cleaner_round
 from .commit import cache_free_check
 from .engine import check_engine, is_mariadb, is_mysql
 from .free_block import single_flush_done
@@ -45,7 +45,8 @@ def advance(g, pool, knobs, out, ring, t):
                 # the log flusher's once-a-second write + fsync (innodb_flush_log_at_timeout)
                 log_flush(g, knobs, out, boundary, g[L.G_LSN])
             if is_mysql(knobs):
-                checkpoint(g, frl, inst)  # MariaDB checkpoints after page-cleaner passes only
+                # MariaDB checkpoints after page-cleaner passes only
+                log_checkpointer(g, frl, inst, knobs, boundary)
             sample_second(g, inst, knobs, out, g[L.G_SECOND])
             g[L.G_SECOND] += 1
         else:
@@ -132,6 +133,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         inst[i, L.I_LRU_TAIL] = L.NIL
         inst[i, L.I_LRU_OLD] = L.NIL
         inst[i, L.I_LRU_ITR] = L.NIL
+        inst[i, L.I_SINGLE_ITR] = L.NIL
         inst[i, L.I_FL_HEAD] = L.NIL
         inst[i, L.I_FL_TAIL] = L.NIL
         inst[i, L.I_FIRST_FRAME] = i * size
