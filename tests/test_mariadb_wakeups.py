@@ -11,14 +11,11 @@ async target on a short run.
 """
 
 import kernel_state
-import numpy as np
 import polars as pl
 import pytest
 
 import flushsim as fs
-from flushsim import schema
 from flushsim.kernels import layout as L
-from flushsim.kernels import sim
 from flushsim.run import kernel_inputs
 
 pytestmark = pytest.mark.kernel
@@ -36,17 +33,8 @@ class Pool:
         knobs = {"innodb_lru_scan_depth": DEPTH}
         if version:
             knobs["version"] = version
-        self.knobs = kernel_inputs(fs.Scenario(engine=engine, knobs=knobs)).knobs.copy()
-        self.knobs[schema.K_POOL_SIZE] = FRAMES * 16384
-        self.fr, self.frl, self.inst, self.page_frame, self.g, self.gf, _ = sim.init_state(
-            self.knobs, 1, 4 * FRAMES, 1
-        )
-        self.out = np.zeros((10, schema.N_COLS))
-        self.ring_frame = np.zeros(FRAMES + 1, dtype=np.int32)
-        self.ring_done = np.zeros(FRAMES + 1, dtype=np.int64)
-        self.times = np.full(2, L.INF_TIME, dtype=np.int64)  # [user thread, page cleaner]
-        self.heap = np.arange(2)
-        self.pos = np.arange(2)
+        sc = fs.Scenario(engine=engine, knobs=knobs)
+        kernel_state.build_pool(self, kernel_inputs(sc).knobs.copy(), FRAMES)
 
     def read_until_free(self, free):
         """Read new pages (clean) until `free` frames are left on the free list."""
