@@ -10,15 +10,7 @@ from flushsim.run import kernel_inputs
 
 def init_pool(p, scenario, frames):
     """Give `p` the state of one pool instance of `frames` frames for `scenario`, one thread."""
-    p.knobs = kernel_inputs(scenario).knobs.copy()
-    p.knobs[schema.K_POOL_SIZE] = frames * 16384
-    p.fr, p.frl, p.inst, p.page_frame, p.g, p.gf, _ = sim.init_state(p.knobs, 1, 4 * frames, 1)
-    p.out = np.zeros((10, schema.N_COLS))
-    p.ring_frame = np.zeros(frames + 1, dtype=np.int32)
-    p.ring_done = np.zeros(frames + 1, dtype=np.int64)
-    p.times = np.full(2, L.INF_TIME, dtype=np.int64)  # [user thread, page cleaner]
-    p.heap = np.arange(2)
-    p.pos = np.arange(2)
+    build_pool(p, kernel_inputs(scenario).knobs.copy(), frames)
 
 
 def access(p, page, write, t, resume=0):
@@ -35,3 +27,19 @@ def access(p, page, write, t, resume=0):
         t,
         resume,
     )
+
+
+def build_pool(p, knobs, frames):
+    """Give `p` the state of a run with `knobs` (a kernel knob vector) on a pool of `frames`.
+
+    One user thread and the page cleaner (entry 1 of `times`), both waiting; nothing read yet.
+    """
+    knobs[schema.K_POOL_SIZE] = frames * int(knobs[schema.K_PAGE_SIZE])
+    p.knobs = knobs
+    p.fr, p.frl, p.inst, p.page_frame, p.g, p.gf, _ = sim.init_state(knobs, 1, 4 * frames, 1)
+    p.out = np.zeros((10, schema.N_COLS))
+    p.ring_frame = np.zeros(frames + 1, dtype=np.int32)
+    p.ring_done = np.zeros(frames + 1, dtype=np.int64)
+    p.times = np.full(2, L.INF_TIME, dtype=np.int64)  # [user thread, page cleaner]
+    p.heap = np.arange(2)
+    p.pos = np.arange(2)

@@ -18,7 +18,7 @@ from .. import schema as S
 # imported by name: hints.columns needs a literal width (numba types a module attribute int64)
 from ..schema import N_COLS
 from . import layout as L
-from .engine import is_mysql
+from .engine import is_mariadb, is_mysql
 from .hints import columns, nonneg, prefetch2
 from .io import (
     dio_serialised,
@@ -148,6 +148,18 @@ def complete_writes(g, pool, knobs, ring, t):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def dblwr_batch_pages(knobs):
+    """Pages per doublewrite batch: innodb_doublewrite_pages (MySQL), or MariaDB's two extents.
+
+    MariaDB: buf_dblwr_t::add_to_batch fills 2 x block_size() = 2 x FSP_EXTENT_SIZE pages, 128 at
+    16 KiB pages and above, 256 at 8 KiB, 512 at 4 KiB.
+    """
+    if is_mariadb(knobs):
+        return 2 * max(L.MA_EXTENT_BYTES // int(knobs[S.K_PAGE_SIZE]), L.MA_EXTENT_MIN_PAGES)
+    return int(knobs[S.K_DBLWR_PAGES])
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def dblwr_gate(kind):
     """The inst field holding when the doublewrite instance of flush type `kind` is free."""
     if kind == L.IO_LRU:
@@ -192,7 +204,7 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     t = nonneg(t)
     page = int(knobs[S.K_PAGE_SIZE])
     dblwr = int(knobs[S.K_DBLWR])
-    chunk = int(knobs[S.K_DBLWR_PAGES])
+    chunk = dblwr_batch_pages(knobs)
     batched = dblwr != 0 and is_mysql(knobs)
     gate = dblwr_gate(kind)
     s = t // 1_000_000
@@ -209,9 +221,9 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
         # chunk is latched when the FIFO reaches it, not when its batch was chosen.
         latch = max(cursor, g[L.G_DEV_BUSY_WRITE])
         if dblwr != 0:
-            # the whole buffer in one sequential write (DETECT_ONLY: page metadata only, one
-            # small write), then fsync of the doublewrite file
-            nbytes = m * page if dblwr == 1 else 4096
+            # the whole buffer in one sequential write (DETECT_ONLY: the pages' ids and LSNs in
+            # one reduced page, Reduced_double_write::write_dblwr_pages), then fsync of the file
+            nbytes = m * page if dblwr == 1 else L.REDUCED_BATCH_PAGE_SIZE
             d = submit(g, knobs, out, cursor, nbytes, True)
             start = fsync(g, knobs, out, d, L.FILE_DBLWR)
             ws = start // 1_000_000 if batched else s
