@@ -360,8 +360,9 @@ def prepare_table(
                 f"CREATE TABLE IF NOT EXISTS `{database}`.t (id INT PRIMARY KEY, k INT NOT NULL,"
                 " pad CHAR(200) NOT NULL) ENGINE=InnoDB"
             )
-            cur.execute(f"SELECT COUNT(*) FROM `{database}`.t")
-            if cur.fetchone()[0]:
+            # one row, not COUNT(*): a recording that starts with the workload sees no scan
+            cur.execute(f"SELECT 1 FROM `{database}`.t LIMIT 1")
+            if cur.fetchone() is not None:
                 return
             for start in range(1, rows + 1, batch):
                 ids = range(start, min(start + batch, rows + 1))
