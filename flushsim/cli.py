@@ -314,7 +314,13 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     with outputs.signals_held():
         if out is not None and out.suffix.lower() == ".md":
             with outputs.atomic_path(out) as tmp:
-                tmp.write_text(validation.markdown(matrix))
+                tmp.write_text(
+                    "Error of the model's mean (%); * outside the tolerance; (model) where the "
+                    "server's mean is 0\n\n"
+                    + validation.wide_markdown(matrix)
+                    + "\n"
+                    + validation.markdown(matrix)
+                )
         elif out is not None:
             outputs.write_frame(matrix, out)
         for v, svg in zip(done, figures, strict=False):

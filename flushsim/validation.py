@@ -205,6 +205,15 @@ def errors_wide(matrix: pl.DataFrame) -> pl.DataFrame:
     return cells.pivot(on="metric", index=["regime", "recording"], values="cell")
 
 
+def wide_markdown(matrix: pl.DataFrame) -> str:
+    """`errors_wide` as a markdown table: the model's error (%) per recording and metric."""
+    wide = errors_wide(matrix)
+    names = wide.columns[1:]
+    head = "| " + " | ".join(names) + " |\n" + "|---|" + "---:|" * (len(names) - 1) + "\n"
+    rows = ["| " + " | ".join(r[1:]) + " |\n" for r in wide.fill_null("").iter_rows()]
+    return head + "".join(rows)
+
+
 def markdown(matrix: pl.DataFrame) -> str:
     """The matrix as a markdown table (means to 3 significant figures, errors to 0.1 %)."""
     head = "| recording | metric | server | model | error | tolerance | verdict |\n"

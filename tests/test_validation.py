@@ -1,0 +1,173 @@
+"""The validation matrix (issue #32): each regime's recording replayed, held to docs/validation.md.
+
+The recordings of data/reference/mariadb-10.11 (README there) are replayed by
+`flushsim.validation` under their own load; no server is needed. The tolerances are the ones
+docs/validation.md states, on the means over the recording: flushing rates within 15 %, free and
+dirty page levels within 25 %, and no wait for a free page where the server had none. A flushing
+kind the server used for under 5 % of its pages is held to the same: under 5 % in the model.
+A column that misses is a strict xfail below with its measured error and the mechanism behind
+it; never loosen a tolerance to go green.
+"""
+
+from __future__ import annotations
+
+import functools
+import xml.etree.ElementTree as ET
+
+import polars as pl
+import pytest
+
+from flushsim import cli, validation
+from flushsim.validation import (
+    FLUSH_KINDS,
+    FLUSH_RATES,
+    LEVELS,
+    MIN_SHARE,
+    TOLERANCE_PCT,
+    WAIT_FREE,
+)
+
+# the validation matrix: regime -> its recordings (scripts/record_reference.py VALIDATION)
+MATRIX = {
+    "idle after a burst": ("burst-lwm0", "burst-lwm10"),
+    "write combining on a hot set": (
+        "hotset120-iocmax200",
+        "hotset120-iocmax400",
+        "hotset120-iocmax800",
+    ),
+    "redo-bound": ("redo-log16M",),
+    "LRU-bound": ("lru-depth256", "lru-depth1536"),
+    "mixed OLTP, pool-size step": ("oltp-pool64M", "oltp-pool128M"),
+}
+NAMES = tuple(n for names in MATRIX.values() for n in names)
+HELD = (*LEVELS, *FLUSH_RATES, WAIT_FREE)
+
+# (recording, column) -> why the model misses, with the error measured on the stored file
+UNDO = (
+    "the model's table has no undo-log pages: on the server each UPDATE also dirties an undo "
+    "page, which is flushed or evicted and re-read like any other (docs/validation.md)"
+)
+PURGE = (
+    "the model has no undo pages: about 500 of the server's dirty pages (the burst's undo log) "
+    "leave the flush list when purge frees them, without a write; the model writes its 4,919 "
+    "table pages instead, the extra ones at the background rate below the lwm"
+)
+ASYNC_WAKEUP = (
+    "issue #32 item 1: the model wakes the page cleaner on every commit above the async point "
+    "(ma_after_commit), so the checkpoint age never passes it (model max 11.26 MB, async "
+    "11.26 MB) and the pages go out as background flushing; the server's buf_flush_ahead "
+    "signals only an idle cleaner, the age reaches the sync point (12.87 MB) in 87 of 120 s "
+    "and furious flushing writes the pages"
+)
+LRU_WAKEUP = (
+    "issue #32 item 2: a user thread below innodb_lru_scan_depth / 2 free pages wakes the "
+    "server's page cleaner (buf_LRU_get_free_block: page_cleaner_wakeup(true)); the model "
+    "wakes only an idle cleaner, so it runs one LRU batch a second and keeps fewer pages free"
+)
+MISSES: dict[tuple[str, str], str] = {
+    (
+        "burst-lwm10",
+        "buffer_flush_background_total_pages",
+    ): f"+22.1 % (5.6 vs 6.8 pages/s): {PURGE}",
+    ("redo-log16M", "buffer_flush_background_total_pages"): (
+        f"+1153 % (55 vs 693 pages/s; the flush-list total is +11 %): {ASYNC_WAKEUP}"
+    ),
+    ("redo-log16M", "buffer_flush_sync_total_pages"): f"-100 % (560 vs 0 pages/s): {ASYNC_WAKEUP}",
+    ("lru-depth256", "buffer_pool_pages_free"): f"-70.6 % (144 vs 42 pages): {LRU_WAKEUP}",
+    ("lru-depth1536", "buffer_pool_pages_free"): f"-65.5 % (1,112 vs 384 pages): {LRU_WAKEUP}",
+    ("lru-depth1536", "buffer_LRU_batch_flush_total_pages"): (
+        "-49.4 % (5,111 vs 2,588 pages/s): the server writes 1.9 pages per row update, as it "
+        f"keeps 1,112 of 2,028 pages free and re-flushes the pages it evicts; {LRU_WAKEUP}; "
+        f"and {UNDO}"
+    ),
+    ("oltp-pool64M", "buffer_pool_pages_dirty"): f"-25.2 % (1,712 vs 1,280 pages): {UNDO}",
+    ("oltp-pool128M", "buffer_LRU_batch_flush_total_pages"): (
+        f"-26.8 % (129 vs 95 pages/s), most likely (not traced to the end): the table "
+        f"nearly fills the pool, so the LRU also writes the server's other pages; {UNDO}"
+    ),
+}
+
+
+@functools.cache
+def replayed(name: str) -> validation.Validated:
+    return validation.replay_one(validation.FOLDER / f"{name}.parquet")
+
+
+@functools.cache
+def errors(name: str) -> dict[str, dict]:
+    return {r["column"]: r for r in validation.errors(replayed(name)).iter_rows(named=True)}
+
+
+def _cases():
+    for name in NAMES:
+        for column in HELD:
+            why = MISSES.get((name, column))
+            marks = [pytest.mark.xfail(strict=True, reason=why)] if why else []
+            yield pytest.param(name, column, marks=marks, id=f"{name}-{column}")
+
+
+@pytest.mark.parametrize(("name", "column"), list(_cases()))
+def test_model_within_tolerance(name, column):
+    row = errors(name)[column]
+    server, model = row["server_mean"], row["model_mean"]
+    assert server is not None and model is not None
+    if column == WAIT_FREE:
+        if server == 0:
+            assert model == 0, f"the model waited {model:.2f} times a second, the server never"
+        return
+    if column in FLUSH_RATES:
+        flushed = sum(errors(name)[k]["server_mean"] for k in FLUSH_KINDS)
+        if not flushed or server < MIN_SHARE * flushed:
+            # a kind the server barely used: the model barely uses it either
+            assert model < MIN_SHARE * max(flushed, 1.0), (
+                f"{column}: model {model:.1f} pages/s, server {server:.1f} of {flushed:.1f}"
+            )
+            return
+    tolerance = TOLERANCE_PCT[column]
+    error = 100.0 * (model - server) / server
+    assert abs(error) <= tolerance, (
+        f"{column}: server {server:.1f}, model {model:.1f}: {error:+.1f} % (±{tolerance:g} %)"
+    )
+
+
+def test_every_regime_of_the_issue_is_recorded_for_120_s():
+    on_disk = {p.stem for p in validation.recordings()}
+    assert set(NAMES) <= on_disk, set(NAMES) - on_disk
+    assert len(NAMES) >= 8
+    for name in NAMES:
+        assert validation.regime(name) in MATRIX
+        assert replayed(name).replay.real.height >= 120, name
+
+
+def test_table_has_every_column_of_every_recording():
+    done = [replayed(n) for n in NAMES[:2]]
+    matrix = validation.table(done)
+    assert matrix.height == 2 * len(validation.COLUMNS)
+    assert set(matrix["metric"]) == set(validation.SERVER_NAME.values())
+    text = validation.markdown(matrix)
+    assert text.count("\n") == matrix.height + 2
+    assert "Innodb_buffer_pool_pages_free" in text
+
+
+def test_figure_is_a_standalone_svg_with_both_sides():
+    svg = validation.figure(replayed("redo-log16M"))
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    lines = [e for e in root.iter() if e.tag.endswith("polyline")]
+    assert len(lines) == 8  # four panels, server and model
+    assert all(len(e.get("points").split()) >= 120 for e in lines)
+
+
+def test_validate_command_refuses_bad_input_in_one_line(tmp_path, capsys):
+    assert cli.main(["validate", "--out", str(tmp_path / "t.txt")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and ".md" in err
+    assert cli.main(["validate", "--recordings", str(tmp_path)]) == 2
+    assert "no recordings" in capsys.readouterr().err
+    pl.DataFrame({"x": [1]}).write_parquet(tmp_path / "plain.parquet")
+    assert cli.main(["validate", "--recordings", str(tmp_path)]) == 2
+    assert "flushsim.reference" in capsys.readouterr().err
+    (tmp_path / "t.md").write_text("mine")
+    assert cli.main(["validate", "--out", str(tmp_path / "t.md")]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert (tmp_path / "t.md").read_text() == "mine"
