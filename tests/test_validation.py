@@ -171,3 +171,23 @@ def test_validate_command_refuses_bad_input_in_one_line(tmp_path, capsys):
     assert cli.main(["validate", "--out", str(tmp_path / "t.md")]) == 2
     assert "--force" in capsys.readouterr().err
     assert (tmp_path / "t.md").read_text() == "mine"
+
+
+def test_validate_command_writes_the_table_and_one_figure_a_recording(tmp_path, capsys):
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    for name in ("burst-lwm0", "redo-log16M"):
+        (folder / f"{name}.parquet").write_bytes(
+            (validation.FOLDER / f"{name}.parquet").read_bytes()
+        )
+    out = tmp_path / "matrix.csv"
+    argv = ["validate", "--recordings", str(folder), "--out", str(out), "--figures", str(tmp_path)]
+    assert cli.main(argv) == 0
+    table = pl.read_csv(out)
+    assert table.height == 2 * len(validation.COLUMNS)
+    assert sorted(p.name for p in tmp_path.glob("*.svg")) == ["burst-lwm0.svg", "redo-log16M.svg"]
+    assert "held columns miss" in capsys.readouterr().out
+    # a second run replaces nothing without --force, and says so in one line
+    assert cli.main(argv) == 2
+    assert "--force" in capsys.readouterr().err
+    assert cli.main([*argv, "--force"]) == 0
