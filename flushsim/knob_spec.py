@@ -463,7 +463,7 @@ PARAMS: tuple[Param, ...] = (
         source=_MAN,
         variants=_maria(
             choices=("ON", "OFF"),
-            doc="Torn-page protection: pages go through the 128-page doublewrite area first.",
+            doc="Torn-page protection: pages go through the doublewrite area (two extents) first.",
         ),
     ),
     Param(
@@ -476,8 +476,8 @@ PARAMS: tuple[Param, ...] = (
         dynamic=False,
         engines=_ONLY_MYSQL,
         source=_MAN,
-        # MariaDB writes the doublewrite area in batches of up to 128 pages
-        # (buf_dblwr_t::block_size(), 2 x 64 pages)
+        # unread on MariaDB: its batch is two extents, derived from innodb_page_size
+        # (cleaner.dblwr_batch_pages)
         fill=128.0,
     ),
     Param(

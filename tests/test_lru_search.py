@@ -8,13 +8,11 @@ here, so every search fails.
 """
 
 import kernel_state
-import numpy as np
 import pytest
 
 import flushsim as fs
 from flushsim import schema
 from flushsim.kernels import layout as L
-from flushsim.kernels import sim
 from flushsim.run import kernel_inputs
 
 pytestmark = pytest.mark.kernel
@@ -27,17 +25,7 @@ class Pool:
 
     def __init__(self):
         sc = fs.Scenario(engine="mariadb-10.6", knobs={"version": "10.6.3"})
-        self.knobs = kernel_inputs(sc).knobs.copy()
-        self.knobs[schema.K_POOL_SIZE] = FRAMES * 16384
-        self.fr, self.frl, self.inst, self.page_frame, self.g, self.gf, _ = sim.init_state(
-            self.knobs, 1, 4 * FRAMES, 1
-        )
-        self.out = np.zeros((10, schema.N_COLS))
-        self.ring_frame = np.zeros(FRAMES + 1, dtype=np.int32)
-        self.ring_done = np.zeros(FRAMES + 1, dtype=np.int64)
-        self.times = np.full(2, L.INF_TIME, dtype=np.int64)  # [user thread, page cleaner]
-        self.heap = np.arange(2)
-        self.pos = np.arange(2)
+        kernel_state.build_pool(self, kernel_inputs(sc).knobs.copy(), FRAMES)
 
     def access(self, page, t, resume=0):
         """One row update at t (us): its time, or -1 with g[G_SLEEP_UNTIL] / g[G_FREE_K] set."""

@@ -18,6 +18,7 @@ from .. import schema as S
 # imported by name: hints.columns needs a literal width (numba types a module attribute int64)
 from ..schema import N_COLS
 from . import layout as L
+from .engine import is_mariadb
 from .hints import columns, nonneg, prefetch2
 from .io import (
     dio_serialised,
@@ -112,6 +113,18 @@ def complete_writes(g, pool, knobs, ring, t):
         write_complete(pool, knobs, f)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def dblwr_batch_pages(knobs):
+    """Pages per doublewrite batch: innodb_doublewrite_pages (MySQL), or MariaDB's two extents.
+
+    MariaDB: buf_dblwr_t::add_to_batch fills 2 x block_size() = 2 x FSP_EXTENT_SIZE pages, 128 at
+    16 KiB pages and above, 256 at 8 KiB, 512 at 4 KiB.
+    """
+    if is_mariadb(knobs):
+        return 2 * max(L.MA_EXTENT_BYTES // int(knobs[S.K_PAGE_SIZE]), L.MA_EXTENT_MIN_PAGES)
+    return int(knobs[S.K_DBLWR_PAGES])
+
+
 @njit(cache=True, _nrt=False)
 def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     """Write the n frames staged in the ring (all of instance i) through the doublewrite buffer.
@@ -126,7 +139,7 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     t = nonneg(t)
     page = int(knobs[S.K_PAGE_SIZE])
     dblwr = int(knobs[S.K_DBLWR])
-    chunk = int(knobs[S.K_DBLWR_PAGES])
+    chunk = dblwr_batch_pages(knobs)
     s = t // 1_000_000
     cursor = t
     k = 0
@@ -146,8 +159,9 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
                 out[s, S.C_DBLWR_PAGES] += m
                 out[s, S.C_DBLWR_WRITES] += 1
         elif dblwr == 2:
-            # DETECT_ONLY: page metadata only (one small write), then fsync
-            d = submit(g, knobs, out, cursor, 4096, True)
+            # DETECT_ONLY: the pages' ids and LSNs in one reduced page, then fsync
+            # (Reduced_double_write::write_dblwr_pages)
+            d = submit(g, knobs, out, cursor, L.REDUCED_BATCH_PAGE_SIZE, True)
             start = fsync(g, knobs, out, d, L.FILE_DBLWR)
             if s < out.shape[0]:
                 out[s, S.C_DBLWR_PAGES] += m

@@ -13,6 +13,7 @@ from .. import schema as S
 from ..schema import HIST_BUCKETS, N_COLS
 from . import layout as L
 from .cleaner import checkpoint, redo_limits
+from .engine import is_mariadb1011
 from .hints import columns, nonneg
 from .io import log_flush
 from .layout import N_TH
@@ -59,10 +60,13 @@ def log_free_check(g, pool, sched, out, t):
 def ma_after_commit(g, pool, knobs, sched, t):
     """mtr_t::commit / log_close checks, once per transaction, and page_cleaner_wakeup(false).
 
-    Checkpoint age above max_modified_age_async sets the async target (buf_flush_ahead), above
-    max_checkpoint_age the furious one; both are the current LSN. Simplification: checked at
-    commit rather than after every mini-transaction, and the wake-up an idle cleaner gets when
-    a page is first dirtied is checked here too.
+    Checkpoint age above max_modified_age_async sets the async target (buf_flush_ahead(lsn,
+    false)), above max_checkpoint_age the furious one (buf_flush_ahead(lsn, true)); both are the
+    current LSN. A new furious target wakes the cleaner at once; a new async target wakes it on
+    10.11 only if it is idle, so a busy cleaner keeps its one round a second (10.6 generation:
+    always, as its older buf_flush_ahead). Simplification: checked at commit rather than after
+    every mini-transaction, and the wake-up an idle cleaner gets when a page is first dirtied is
+    checked here too.
     """
     fr, frl, inst, page_frame = pool
     times, heap, pos = sched
@@ -76,7 +80,8 @@ def ma_after_commit(g, pool, knobs, sched, t):
     elif age > age_async:
         if g[L.G_MA_ASYNC_LSN] < lsn:
             g[L.G_MA_ASYNC_LSN] = lsn
-            ma_wake_cleaner(g, sched, t)
+            if g[L.G_MA_IDLE] == 1 or not is_mariadb1011(knobs):
+                ma_wake_cleaner(g, sched, t)
     if g[L.G_MA_IDLE] == 1 and inst[0, L.I_FL_LEN] > 0:
         pct = inst[0, L.I_FL_LEN] * 100.0 / float(inst[0, L.I_LRU_LEN] + inst[0, L.I_FREE_LEN])
         lwm = knobs[S.K_DIRTY_LWM]

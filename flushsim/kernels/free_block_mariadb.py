@@ -13,7 +13,7 @@ from .. import schema as S
 from . import layout as L
 from .engine import is_mariadb1011
 from .lru_search import add_wait, lru_search
-from .mariadb import cleaner_flushes_lru, user_lru_batch
+from .mariadb import release_at_least, user_lru_batch
 from .pool import free_pop
 from .scheduler import ma_wake_cleaner
 
@@ -53,14 +53,7 @@ def get_free_block_mariadb(g, pool, knobs, out, ring, sched, t, resume):
         return _ma_sleep(g, out, t0, held + 1, 1 + 2 * it + (1 if searched else 0)), t
     f = free_pop(fr, frl, inst, 0)
     if f >= 0:
-        if (
-            g[L.G_MA_IDLE] == 1
-            and cleaner_flushes_lru(knobs)
-            and times[cleaner] > t
-            and inst[0, L.I_LRU_LEN] > 256
-            and inst[0, L.I_FREE_LEN] < int(knobs[S.K_LRU_DEPTH]) // 2
-        ):
-            ma_wake_cleaner(g, sched, t)  # page_cleaner_wakeup(true)
+        wake_for_free_pages(g, inst, knobs, sched, t)
         return f, t
     if not searched:
         whole = it > 0 and not new
@@ -96,6 +89,28 @@ def get_free_block_mariadb(g, pool, knobs, out, ring, sched, t, resume):
         return L.NIL, done
     # buf_pool.stat.LRU_waits++, then the next iteration once its batch is written
     return _ma_sleep(g, out, t0, max(done, t + 1), 1 + 2 * (it + 1)), t
+
+
+@njit(cache=True, _nrt=False)
+def wake_for_free_pages(g, inst, knobs, sched, t):
+    """buf_LRU_get_free_block's page_cleaner_wakeup after taking a free page (MDEV-33053).
+
+    With more than BUF_LRU_MIN_LEN pages in the LRU and no LRU pass of the cleaner under way
+    (`!page_cleaner_active()`: its wait for its writes before the pass, PH_LRU_PASS), fewer than
+    innodb_lru_scan_depth / 2 free pages wake the cleaner, from its timed wait too
+    (page_cleaner_wakeup(true)). The 10.6 generation from 10.6.17 / 10.11.7 also wakes an idle
+    cleaner below the whole scan depth (MDEV-33053's "soft" wake-up); before, no wake-up here.
+    """
+    if not release_at_least(knobs, L.MA_LRU_WAKE_FROM_106, L.MA_LRU_WAKE_FROM_1011):
+        return
+    if inst[0, L.I_LRU_LEN] <= L.BUF_LRU_MIN_LEN or g[L.G_MA_PHASE] == L.PH_LRU_PASS:
+        return
+    free = inst[0, L.I_FREE_LEN]
+    depth = int(knobs[S.K_LRU_DEPTH])
+    if free < depth // 2:
+        ma_wake_cleaner(g, sched, t)
+    elif free < depth and g[L.G_MA_IDLE] == 1 and not is_mariadb1011(knobs):
+        ma_wake_cleaner(g, sched, t)
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -230,6 +230,13 @@ MA_CLEANER_LRU_FROM_1011 = 3  # 10.11.3
 # until MDEV-31939 (10.5.24 / 10.6.17 / 10.11.7, 7 Feb 2024) passed innodb_max_dirty_pages_pct_lwm.
 MA_AF_FORMULA_FROM_106, MA_AF_FORMULA_FROM_1011 = 13, 3
 MA_AF_PCT_LWM_FROM_106, MA_AF_PCT_LWM_FROM_1011 = 17, 7
+# MDEV-33053 (10.6.17 / 10.11.7): a user thread that takes one of the last free pages wakes the
+# page cleaner (free_block_mariadb.wake_for_free_pages); older releases do not
+MA_LRU_WAKE_FROM_106, MA_LRU_WAKE_FROM_1011 = 17, 7
+# MariaDB's FSP_EXTENT_SIZE: one megabyte of pages up to 16 KiB pages, 64 pages above
+MA_EXTENT_BYTES, MA_EXTENT_MIN_PAGES = 1 << 20, 64
+# MySQL's dblwr::REDUCED_BATCH_PAGE_SIZE: what innodb_doublewrite=DETECT_ONLY writes per batch
+REDUCED_BATCH_PAGE_SIZE = 8192
 # the file an fsync is for (io.fsync)
 FILE_DBLWR, FILE_DATA, FILE_LOG = 0, 1, 2
 

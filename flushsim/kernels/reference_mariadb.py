@@ -378,14 +378,7 @@ class MariaDBMixin:
             return None, t
         if inst.free:
             f = inst.free.pop()
-            if (
-                self.ma_idle
-                and self.cleaner_flushes_lru()
-                and self.times[cleaner] > t
-                and inst.lru_len > 256
-                and len(inst.free) < int(self.k.innodb_lru_scan_depth) // 2
-            ):
-                self.ma_wake_cleaner(t)
+            self.wake_for_free_pages(t)
             return f, t
         if not searched:
             whole = it > 0 and not self.ma_new
@@ -422,6 +415,20 @@ class MariaDBMixin:
         self.ma_sleep(t0, max(done, t + 1), 1 + 2 * (it + 1))
         return None, t
 
+    def wake_for_free_pages(self, t: int) -> None:
+        """page_cleaner_wakeup after taking one of the last free pages (MDEV-33053)."""
+        if not self.release_at_least(L.MA_LRU_WAKE_FROM_106, L.MA_LRU_WAKE_FROM_1011):
+            return
+        inst = self.instances[0]
+        if inst.lru_len <= L.BUF_LRU_MIN_LEN or self.ma_phase == L.PH_LRU_PASS:
+            return
+        free = len(inst.free)
+        depth = int(self.k.innodb_lru_scan_depth)
+        if free < depth // 2:
+            self.ma_wake_cleaner(t)
+        elif free < depth and self.ma_idle and not self.ma_new:
+            self.ma_wake_cleaner(t)
+
     def ma_sleep(self, t0: int, wake: int, resume: int) -> None:
         """No free block: the thread sleeps from t0 until `wake` (us), then goes on at `resume`."""
         self.sleep_until = wake
@@ -438,7 +445,9 @@ class MariaDBMixin:
         elif age > age_async:
             if self.ma_async_lsn < self.lsn:
                 self.ma_async_lsn = self.lsn
-                self.ma_wake_cleaner(t)
+                # buf_flush_ahead(lsn, false): 10.11 wakes only an idle cleaner
+                if self.ma_idle or not self.ma_new:
+                    self.ma_wake_cleaner(t)
         inst = self.instances[0]
         if self.ma_idle and inst.flush_list:
             pct = len(inst.flush_list) * 100.0 / float(inst.lru_len + len(inst.free))

@@ -170,18 +170,26 @@ class PoolMixin:
             self.writes_popped += 1
             self.buf_page_write_complete(f)
 
+    def dblwr_batch_pages(self) -> int:
+        """innodb_doublewrite_pages (MySQL); MariaDB's 2 x FSP_EXTENT_SIZE (add_to_batch)."""
+        if self.is_mariadb():
+            extent = L.MA_EXTENT_BYTES // int(self.k.innodb_page_size)
+            return 2 * max(extent, L.MA_EXTENT_MIN_PAGES)
+        return int(self.k.innodb_doublewrite_pages)
+
     def dispatch(self, inst: Instance, batch: list[Frame], kind: int, t: int) -> int:
         """Write a batch through the doublewrite buffer; return when the cleaner is free."""
         page = int(self.k.innodb_page_size)
         dblwr = int(self.k.innodb_doublewrite)
-        chunk = int(self.k.innodb_doublewrite_pages)
+        chunk = self.dblwr_batch_pages()
         cursor = t
         for k in range(0, len(batch), chunk):
             part = batch[k : k + chunk]
             start = cursor
             latch = max(cursor, self.dev_busy_write)  # when the write FIFO reaches the chunk
             if dblwr != 0:
-                nbytes = len(part) * page if dblwr == 1 else 4096  # DETECT_ONLY: metadata
+                # DETECT_ONLY: one reduced page of the pages' ids and LSNs
+                nbytes = len(part) * page if dblwr == 1 else L.REDUCED_BATCH_PAGE_SIZE
                 start = self.fsync(self.submit(cursor, nbytes, True), L.FILE_DBLWR)
                 self.count(t, S.C_DBLWR_PAGES, len(part))
                 self.count(t, S.C_DBLWR_WRITES)
