@@ -25,6 +25,10 @@ Then the scenario:
   WHERE id = ?` per second, each on a row drawn uniformly from a fixed hot set of HOT_ROWS
   rows spread over the table (the same hot set and SQL as `run_workload("update-hotset")`).
   A thread that falls behind its schedule catches up by at most 1 s.
+- load (VALIDATION, issue #32's matrix, 120 s each): `run_workload` with the spec's `load`
+  (kind, threads, rate or closed loop, write_pct) starts with the recording and runs through
+  it, on a table of the spec's `table_rows`: a small redo log, an IO-bound pool ten times
+  smaller than the table at two innodb_lru_scan_depth, a mixed load on two pool sizes.
 
 The recorder (`flushsim.live.recorder.record`) samples once per second with
 `enable_monitors=True` (the adaptive-flushing INNODB_METRICS counters are off by default).
@@ -36,7 +40,8 @@ by "<private-server>" and "<host>" (the recorder now keeps neither `hostname` no
 innodb_* paths can hold the folder). A file is replaced only once it is complete (written
 aside, then renamed over the old one).
 
-Usage (2 cores: run nothing else heavy meanwhile; about 10 minutes for all):
+Usage (2 cores: run nothing else heavy meanwhile; about 10 minutes for the first seven, 23
+more for the ten of VALIDATION):
     source scripts/env.sh
     python scripts/record_reference.py --out data/reference/mariadb-10.11
     python scripts/record_reference.py --only idle-ioc200 --only hotset-iocmax800
