@@ -1,6 +1,6 @@
 """Command line: `python -m flushsim COMMAND`, one subcommand a task.
 
-Commands: presets, knobs, run, report, sweep, whatif, record, replay, warm.
+Commands: presets, knobs, run, report, sweep, whatif, record, replay, validate, warm.
 
 Every user error (unknown preset or knob, value out of range, bad number, bad output file)
 prints one line naming the problem and exits with status 2; no traceback reaches the user.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import pathlib
 import signal
 import sys
 import warnings
@@ -141,6 +142,18 @@ def _parser() -> argparse.ArgumentParser:
     wi.add_argument("--html", required=True, help="the report file (FILE.html)")
     wi.add_argument("--json", help="the figures as FILE.json: current, proposed, difference")
     _add_force(wi)
+    va = sub.add_parser(
+        "validate",
+        help="replay every reference recording and write one table of server vs model means",
+    )
+    va.add_argument(
+        "--recordings",
+        help="folder of recordings made by scripts/record_reference.py "
+        "(default data/reference/mariadb-10.11)",
+    )
+    va.add_argument("--out", help="write the table to FILE.csv, FILE.parquet or FILE.md")
+    va.add_argument("--figures", help="existing folder for one NAME.svg figure a recording")
+    _add_force(va)
     kn = sub.add_parser("knobs", help="list every knob with its default, range and unit")
     kn.add_argument("--engine", choices=params.ENGINES, default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
@@ -410,6 +423,60 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from . import validation
+
+    out = None
+    if args.out is not None:
+        out = outputs.check_output(
+            args.out, suffixes=(*outputs.FRAME_SUFFIXES, ".md"), force=args.force
+        )
+    paths = validation.recordings(args.recordings or validation.FOLDER)
+    for path in paths:
+        validation.reference(path)  # a file without the metadata is refused before any replay
+    figures = []
+    if args.figures is not None:
+        folder = pathlib.Path(args.figures)
+        if not folder.is_dir():
+            raise ValueError(f"--figures {args.figures!r} is not an existing folder")
+        figures = [
+            outputs.check_output(
+                folder / f"{p.stem}.svg", suffixes=(".svg",), force=args.force, what="--figures"
+            )
+            for p in paths
+        ]
+    done = []
+    for path in paths:
+        print(f"replaying {path.name}", file=sys.stderr, flush=True)
+        done.append(validation.replay_one(path))
+    matrix = validation.table(done)
+    with outputs.signals_held():
+        if out is not None and out.suffix.lower() == ".md":
+            with outputs.atomic_path(out) as tmp:
+                tmp.write_text(
+                    "Error of the model's mean (%); * outside the tolerance; (model) where the "
+                    "server's mean is 0\n\n"
+                    + validation.wide_markdown(matrix)
+                    + "\n"
+                    + validation.markdown(matrix)
+                )
+        elif out is not None:
+            outputs.write_frame(matrix, out)
+        for v, svg in zip(done, figures, strict=False):
+            with outputs.atomic_path(svg) as tmp:
+                tmp.write_text(validation.figure(v))
+    if out is not None:
+        print(f"wrote {matrix.height} rows ({len(done)} recordings) to {out}")
+    else:
+        with _wide():
+            print(matrix.drop("regime", "column"))
+    if figures:
+        print(f"wrote {len(figures)} figures to {args.figures}")
+    held = matrix["verdict"].to_list()
+    print(f"{held.count('miss')} of {len(held) - held.count('')} held columns miss")
+    return 0
+
+
 def _cmd_knobs(engine: str) -> int:
     from .knob_text import knobs_table
 
@@ -479,6 +546,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_whatif(args)
             elif args.command == "replay":
                 status = _cmd_replay(args)
+            elif args.command == "validate":
+                status = _cmd_validate(args)
             else:
                 status = _cmd_run(args)
         for w in caught:

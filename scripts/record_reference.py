@@ -25,6 +25,10 @@ Then the scenario:
   WHERE id = ?` per second, each on a row drawn uniformly from a fixed hot set of HOT_ROWS
   rows spread over the table (the same hot set and SQL as `run_workload("update-hotset")`).
   A thread that falls behind its schedule catches up by at most 1 s.
+- load (VALIDATION, issue #32's matrix, 120 s each): `run_workload` with the spec's `load`
+  (kind, threads, rate or closed loop, write_pct) starts with the recording and runs through
+  it, on a table of the spec's `table_rows`: a small redo log, an IO-bound pool ten times
+  smaller than the table at two innodb_lru_scan_depth, a mixed load on two pool sizes.
 
 The recorder (`flushsim.live.recorder.record`) samples once per second with
 `enable_monitors=True` (the adaptive-flushing INNODB_METRICS counters are off by default).
@@ -36,7 +40,8 @@ by "<private-server>" and "<host>" (the recorder now keeps neither `hostname` no
 innodb_* paths can hold the folder). A file is replaced only once it is complete (written
 aside, then renamed over the old one).
 
-Usage (2 cores: run nothing else heavy meanwhile; about 10 minutes for all):
+Usage (2 cores: run nothing else heavy meanwhile; about 10 minutes for the first seven, 23
+more for the ten of VALIDATION):
     source scripts/env.sh
     python scripts/record_reference.py --out data/reference/mariadb-10.11
     python scripts/record_reference.py --only idle-ioc200 --only hotset-iocmax800
@@ -114,10 +119,13 @@ class Spec:
 
     Attributes:
         name: file stem, e.g. "idle-ioc200".
-        kind: "idle" (updates, then an idle server) or "hotset" (fixed-rate hot-set updates).
+        kind: "idle" (updates, then an idle server), "hotset" (fixed-rate hot-set updates)
+            or "load" (`run_workload` with `load` as its arguments through the recording).
         description: one line for the README and the metadata.
         options: server options on top of PrivateMariaDB.DEFAULT_OPTIONS.
         seconds: rows to record (1 s each).
+        table_rows: rows of flushsim_wl.t.
+        load: "load": run_workload's kind, threads, rate (None: closed loop), write_pct.
     """
 
     name: str
@@ -125,6 +133,8 @@ class Spec:
     description: str
     options: dict[str, Any] = field(default_factory=dict)
     seconds: int = 50
+    table_rows: int = TABLE_ROWS
+    load: dict[str, Any] = field(default_factory=dict)
 
 
 RECORDINGS: tuple[Spec, ...] = (
@@ -157,6 +167,88 @@ RECORDINGS: tuple[Spec, ...] = (
         for iocmax in (200, 400, 800)
     ),
 )
+# issue #32's validation matrix: 120 s each, one regime of the page cleaner each
+VALIDATION_S = 120
+# 1.3 M rows (~21,300 pages, ~330 MB) on a 32M pool (2,048 pages): 10 times the pool
+BIG_ROWS = 1_300_000
+# 500,000 rows (~8,200 pages, ~128 MB): twice a 64M pool
+HALF_ROWS = 500_000
+OLTP_LOAD = {"kind": "read-write", "threads": 4, "rate": 1_000, "write_pct": 25}
+VALIDATION: tuple[Spec, ...] = (
+    Spec(
+        "redo-log16M",
+        "load",
+        "closed-loop single-row updates, uniform over a cached table, on a 16M redo log: "
+        "the checkpoint age runs into the async and furious zones",
+        {
+            "innodb_buffer_pool_size": "128M",
+            "innodb_log_file_size": "16M",
+            "innodb_io_capacity": 100,
+            "innodb_io_capacity_max": 200,
+            "innodb_flush_log_at_trx_commit": 2,
+        },
+        VALIDATION_S,
+        load={"kind": "read-write", "threads": 4, "rate": None, "write_pct": 100},
+    ),
+    *(
+        Spec(
+            f"lru-depth{depth}",
+            "load",
+            "closed-loop IO-bound read-write (50 % updates, uniform) on a 32M pool over a "
+            f"table 10 times larger, innodb_lru_scan_depth = {depth}",
+            {
+                "innodb_buffer_pool_size": "32M",
+                "innodb_log_file_size": "256M",
+                "innodb_lru_scan_depth": depth,
+                "innodb_flush_log_at_trx_commit": 2,
+            },
+            VALIDATION_S,
+            BIG_ROWS,
+            {"kind": "read-write", "threads": 4, "rate": None, "write_pct": 50},
+        )
+        for depth in (256, 1536)
+    ),
+    *(
+        Spec(
+            f"oltp-pool{pool}",
+            "load",
+            f"1,000 statements/s (75 % point SELECTs, 25 % UPDATEs, uniform) on a {pool} pool "
+            f"over a {HALF_ROWS:,}-row table (~128 MB)",
+            {
+                "innodb_buffer_pool_size": pool,
+                "innodb_log_file_size": "256M",
+                "innodb_flush_log_at_trx_commit": 2,
+            },
+            VALIDATION_S,
+            HALF_ROWS,
+            OLTP_LOAD,
+        )
+        for pool in ("64M", "128M")
+    ),
+    *(
+        Spec(
+            f"burst-lwm{lwm}",
+            "idle",
+            f"every table page dirtied in a burst, then idle for {VALIDATION_S} s, "
+            f"innodb_max_dirty_pages_pct_lwm = {lwm}",
+            {**IDLE_BASE, "innodb_io_capacity": 100, "innodb_max_dirty_pages_pct_lwm": lwm},
+            VALIDATION_S,
+        )
+        for lwm in (0, 10)
+    ),
+    *(
+        Spec(
+            f"hotset120-iocmax{iocmax}",
+            "hotset",
+            f"{HOT_RATE} hot-set row updates/s for {VALIDATION_S} s from a clean pool, "
+            f"innodb_io_capacity_max = {iocmax}",
+            {**HOT_BASE, "innodb_io_capacity_max": iocmax},
+            VALIDATION_S,
+        )
+        for iocmax in (200, 400, 800)
+    ),
+)
+RECORDINGS = RECORDINGS + VALIDATION
 BY_NAME = {s.name: s for s in RECORDINGS}
 
 
@@ -246,6 +338,27 @@ def dirty_every_row(conn, rows: int, batch: int = DIRTY_BATCH_ROWS) -> int:
 # ---------------------------------------------------------------- one recording
 
 
+def _load_thread(db, spec: Spec, stop, paced: list, load_errors: list) -> None:
+    """Run spec.load through the recording (a thread's target); its result or error appended."""
+    try:
+        done = run_workload(
+            db.connect_root,
+            spec.seconds + 2,
+            spec.load["threads"],
+            spec.load["kind"],
+            rows=spec.table_rows,
+            database=DATABASE,
+            seed=HOT_SEED,
+            stop=stop,
+            rate=spec.load.get("rate"),
+            catch_up_s=CATCH_UP_S,
+            write_pct=spec.load.get("write_pct", 100.0),
+        )
+        paced.append(done)
+    except BaseException as exc:  # re-raised in the main thread
+        load_errors.append(exc)
+
+
 def _scrub(rec: Recording, folder: Path) -> Recording:
     """The recording with the private server's folder and the host name replaced."""
     host = rec.variables.get("hostname", "")
@@ -280,13 +393,13 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
             before = {name: _global(conn, name) for name in RESTORED}
             _query(conn, "SET GLOBAL innodb_adaptive_flushing = OFF")
             t = time.monotonic()
-            prepare_table(db.connect_root, rows=TABLE_ROWS, database=DATABASE, batch=2_000)
+            prepare_table(db.connect_root, rows=spec.table_rows, database=DATABASE, batch=2_000)
             load_s = time.monotonic() - t
             data_pages = _status(conn, "Innodb_buffer_pool_pages_data")
             clean_s = flush_everything(conn, before)
             check_restored(conn, before, spec.options)
             preparation: dict[str, Any] = {
-                "table_rows": TABLE_ROWS,
+                "table_rows": spec.table_rows,
                 "table_load_s": round(load_s, 1),
                 "pool_pages_data_after_load": data_pages,
                 "write_back_s": round(clean_s, 1),
@@ -299,7 +412,7 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
             loader = None
             if spec.kind == "idle":
                 t = time.monotonic()
-                statements = dirty_every_row(conn, TABLE_ROWS)
+                statements = dirty_every_row(conn, spec.table_rows)
                 preparation["dirty_update_statements"] = statements
                 preparation["dirty_update_s"] = round(time.monotonic() - t, 1)
                 preparation["purge_wait_s"] = round(
@@ -315,6 +428,27 @@ def record_one(spec: Spec, out: Path) -> tuple[Path, dict[str, Any]]:
                     "kind": "idle",
                     "note": "no client statements during the recording (recorder only)",
                 }
+            elif spec.kind == "load":
+                preparation["pages_dirty_at_start"] = _status(
+                    conn, "Innodb_buffer_pool_pages_dirty"
+                )
+                workload = {
+                    **spec.load,
+                    "mode": "closed loop (back to back)"
+                    if spec.load.get("rate") is None
+                    else "fixed rate (open loop, at most 1 s of catch-up per thread)",
+                    "rows_per_trx": 1,
+                    "table_rows": spec.table_rows,
+                    "seed": HOT_SEED,
+                    "sql": f"UPDATE {DATABASE}.t SET k = k + 1 WHERE id = ? or "
+                    f"SELECT k FROM {DATABASE}.t WHERE id = ? (autocommit, id uniform)",
+                    "starts": "with the recording's baseline sample, runs to its end",
+                }
+                loader = threading.Thread(
+                    target=_load_thread,
+                    args=(db, spec, stop, paced, load_errors),
+                    daemon=True,
+                )
             else:
                 preparation["pages_dirty_at_start"] = _status(
                     conn, "Innodb_buffer_pool_pages_dirty"

@@ -1076,3 +1076,29 @@ def test_a_server_killed_mid_recording_exits_non_zero_with_its_rows(tmp_path):
     assert "(lost server)" in stdout and "could not reconnect" in stderr
     rec = Recording.read(out)
     assert rec.ended == "lost server" and rec.series.height >= 3
+
+
+@pytest.mark.mariadb
+def test_a_read_write_workload_updates_its_share_of_rows(mariadb):
+    from flushsim.live.server import prepare_table, run_workload
+
+    def updates() -> int:
+        conn = mariadb.connect_root()
+        try:
+            with conn.cursor() as cur:
+                cur.execute("SHOW GLOBAL STATUS LIKE 'Handler_update'")
+                return int(cur.fetchone()[1])
+        finally:
+            conn.close()
+
+    prepare_table(mariadb.connect_root, rows=20_000)
+    before = updates()
+    done = run_workload(
+        mariadb.connect_root, 2, threads=2, kind="read-write", rows=20_000, rate=500.0, write_pct=25
+    )
+    changed = updates() - before
+    assert 990 <= done.statements <= 1000, done
+    # 25 % of 1,000 statements: binomial, 4 standard deviations either side
+    assert 195 <= changed <= 305, changed
+    with pytest.raises(ValueError, match="write_pct=150"):
+        run_workload(mariadb.connect_root, 1, kind="read-write", write_pct=150)
