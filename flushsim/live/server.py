@@ -385,7 +385,6 @@ def run_workload(
     hot_rows: int = 2_000,
     database: str = "flushsim_wl",
     seed: int = 0,
-    max_statements: int = 10_000_000,
     stop: threading.Event | None = None,
     rate: float | None = None,
     catch_up_s: float = 1.0,
@@ -406,7 +405,6 @@ def run_workload(
         hot_rows: rows in the hot set.
         database: schema of the table.
         seed: seed of the hot set and of each thread's row choice.
-        max_statements: bound on the statements of all threads together.
         stop: set it to end early.
         rate: statements per second of all threads together (open loop: thread i runs at
             rate / threads, its statements at fixed times offset by i / rate); None: each
@@ -433,7 +431,6 @@ def run_workload(
     hot = random.Random(seed).sample(range(1, rows + 1), min(hot_rows, rows))
     update = f"UPDATE `{database}`.t SET k = k + 1 WHERE id = %s"
     select = f"SELECT k FROM `{database}`.t WHERE id = %s"
-    per_thread = max(1, max_statements // threads)
     counts = [0] * threads
     lags = [0.0] * threads
     errors: list[BaseException] = []
@@ -449,7 +446,7 @@ def run_workload(
         try:
             _check_local(conn)
             with conn.cursor() as cur:
-                while counts[i] < per_thread and not stop.is_set():
+                while not stop.is_set():
                     now = time.monotonic()
                     if now >= deadline:
                         break
