@@ -654,11 +654,12 @@ def test_a_small_pool_s_notes_say_what_each_engine_does_without_free_pages():
 
     said = {}
     for engine in ENGINES:
-        sc = fs.Scenario(
-            knobs={"innodb_buffer_pool_size": 128 * 1024 * 1024, "threads": 64},
-            engine=engine,
-            seconds=20,
-        )
+        knobs = {"innodb_buffer_pool_size": 128 * 1024 * 1024, "threads": 64}
+        if engine == "mariadb-10.6":
+            # before MDEV-33053 (10.6.17), whose wake-ups keep this pool's free list from
+            # running empty
+            knobs["version"] = "10.6.16"
+        sc = fs.Scenario(knobs=knobs, engine=engine, seconds=20)
         table = regime_changes(fs.simulate(sc))
         texts = table.filter(pl.col("regime") == "free_empty")["text"].to_list()
         assert texts, f"{engine}: the free list never ran empty"
