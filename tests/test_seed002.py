@@ -109,7 +109,7 @@ def test_o_dsync_on_ext4_is_about_10_percent_below_xfs_o_direct():
         "the lock (moving it to the lock, tried and not kept, gave -5 % too). Measured before "
         "the doublewrite fix of issue #33, with the settings the article does not give changed (a 4 GiB pool, innodb_lru_scan_depth up to 8192 with "
         "8 cleaners, 10x the CPU per row, other drives) the loss stays between 0.4 and 5.3 %. "
-        "It is large where reads, not free pages, hold the threads up: 35 % at 32 threads on the "
+        "It is large where reads, not free pages, hold the threads up: 31 % at 32 threads on the "
         "consumer nvme-pcie4 drive (lesson 05, exercise 4)."
     ),
 )
