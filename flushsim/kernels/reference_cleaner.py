@@ -49,6 +49,10 @@ class CleanerMixin:
     ) -> tuple[int, int]:
         if n <= 0 or inst.pending_list > 0:
             return 0, t
+        return self.flush_list_batch(inst, n, lsn_limit, t)
+
+    def flush_list_batch(self, inst: Instance, n: int, lsn_limit: int, t: int) -> tuple[int, int]:
+        """Write up to n unfixed flush-list pages older than lsn_limit; (written, free again)."""
         batch = []
         for f in list(inst.flush_list):
             if len(batch) >= n or f.oldest_modification >= lsn_limit:

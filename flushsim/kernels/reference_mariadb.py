@@ -119,19 +119,8 @@ class MariaDBMixin:
         return flushed, free_at
 
     def ma_flush_list(self, max_n: int, lsn: int, t: int) -> tuple[int, int]:
-        inst = self.instances[0]
-        batch = []
-        for f in list(inst.flush_list):
-            if len(batch) >= max_n or f.oldest_modification >= lsn:
-                break
-            if f.io == L.IO_NONE:
-                f.io = L.IO_LIST
-                batch.append(f)
-        if not batch:
-            return 0, t
-        free_at = self.dispatch(inst, batch, L.IO_LIST, t)
-        self.count(t, S.C_BATCH, len(batch))
-        return len(batch), free_at
+        # buf_flush_list: the same batch as MySQL's, on the one instance, with no pending check
+        return self.flush_list_batch(self.instances[0], max_n, lsn, t)
 
     # ------------------------------------------------------------------ recommendation
     def af_get_pct_for_lsn(self, age: int) -> int:

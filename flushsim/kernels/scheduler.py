@@ -74,6 +74,17 @@ def heap_fix(sched, e):
     pos[e] = k
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def wake_cleaner_at(g, sched, t):
+    """Move the page cleaner (the schedule's last entry) to t, or to the end of its round."""
+    times = sched[0]
+    cleaner = times.shape[0] - 1
+    wake = max(t, g[L.G_PC_ROUND_END])
+    if wake < times[cleaner]:
+        times[cleaner] = wake
+        heap_fix(sched, cleaner)
+
+
 @njit(cache=True, _nrt=False)
 def signal_cleaner(g, sched, t, force):
     """os_event_set(buf_flush_event): wake a sleeping page cleaner now.
@@ -81,15 +92,10 @@ def signal_cleaner(g, sched, t, force):
     `force` is for a thread stuck in log_free_check: the woken coordinator checks the sync
     flush point first, whether or not the server counts as active.
     """
-    times, heap, pos = sched
     g[L.G_PC_EVENT] = 1
     if g[L.G_PC_DISABLED] == 1 or (g[L.G_PC_ACTIVE] == 0 and g[L.G_PC_SYNC] == 0 and not force):
         return  # an inactive coordinator wakes, finds nothing to do and sleeps again
-    cleaner = times.shape[0] - 1
-    wake = max(t, g[L.G_PC_ROUND_END])
-    if wake < times[cleaner]:
-        times[cleaner] = wake
-        heap_fix(sched, cleaner)
+    wake_cleaner_at(g, sched, t)
 
 
 @njit(cache=True, _nrt=False)
@@ -98,15 +104,10 @@ def ma_wake_cleaner(g, sched, t):
 
     A cleaner waiting for its own writes (os_aio_wait_until_no_pending_writes) is not woken.
     """
-    times, heap, pos = sched
     g[L.G_MA_IDLE] = 0
     if g[L.G_MA_PHASE] != L.PH_TOP:
         return
-    cleaner = times.shape[0] - 1
-    wake = max(t, g[L.G_PC_ROUND_END])
-    if wake < times[cleaner]:
-        times[cleaner] = wake
-        heap_fix(sched, cleaner)
+    wake_cleaner_at(g, sched, t)
 
 
 @njit(cache=True, _nrt=False)
