@@ -159,8 +159,9 @@ ISSUE_SCENARIO = fs.Scenario(
     reason="issue 32's expectation for its IO-bound scenario: measured after the fix, a p90 of "
     "12,000 flush-list pages a second (30 x innodb_io_capacity_max) and no furious flushing in "
     "60 s (checkpoint age at most 46.7 MB), unchanged from before it, because "
-    "need_LRU_eviction() keeps the cleaner from waiting (buf_flush_page_cleaner); the lead "
-    "decides whether the expectation or the model is wrong",
+    "need_LRU_eviction() keeps the cleaner from waiting (buf_flush_page_cleaner): the "
+    "server's loop as read does the same, so the expectation is in doubt, not yet the model; "
+    "a recording of this load would settle it (docs/model.md)",
 )
 def test_issue_scenario_keeps_to_io_capacity_max_and_reaches_furious_flushing():
     s = fs.simulate(ISSUE_SCENARIO).series
