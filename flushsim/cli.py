@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a second preset or FILE.toml, drawn dashed (same --seconds, --seed, --warmup)",
     )
     _add_force(report)
-    report.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the wear figures")
+    report.add_argument("--drive", help=_DRIVE_HELP)
     report.add_argument(
         "--fill", type=float, help="fraction of the SSD holding data, 0 to 0.95 (default 0.5)"
     )
@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         help="cores: this process and N-1 worker processes (default: every core)",
     )
     _add_warmup(sw)
-    sw.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime column")
+    sw.add_argument("--drive", help=_DRIVE_HELP)
     sw.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
     sw.add_argument("--out", required=True, help="FILE.parquet or FILE.csv")
     _add_force(sw)
@@ -137,7 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     wi.add_argument("--seconds", type=int, default=120, help="simulated seconds after warm-up")
     wi.add_argument("--seed", type=int, help="random seed")
     _add_warmup(wi, default="auto")
-    wi.add_argument("--drive", help="SSD from data/ssd_catalog.csv for the lifetime rows")
+    wi.add_argument("--drive", help=_DRIVE_HELP)
     wi.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
     wi.add_argument("--html", required=True, help="the report file (FILE.html)")
     wi.add_argument("--json", help="the figures as FILE.json: current, proposed, difference")
@@ -158,6 +158,12 @@ def _parser() -> argparse.ArgumentParser:
     kn.add_argument("--engine", choices=params.ENGINES, default=params.MYSQL80)
     sub.add_parser("warm", help="compile the numba kernels into numba's cache")
     return p
+
+
+_DRIVE_HELP = (
+    "SSD from data/ssd_catalog.csv: its endurance for the lifetime, and its performance "
+    "profile for the run (device=..., unless --set device=... is given)"
+)
 
 
 def _add_set(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -208,6 +214,22 @@ def _overrides(items: Sequence[str]) -> dict[str, object]:
     return out
 
 
+def _drive_set(args: argparse.Namespace, given: set[str] = frozenset()) -> list[str]:
+    """`--drive` also sets `device` to the drive's profile, unless `--set`/`given` sets it.
+
+    Adds that `device=...` to `args.set` and returns it as a list ([] when nothing is added).
+    """
+    if args.drive is None:
+        return []
+    from . import ssd
+    from .lifetime import drive_device
+
+    knobs = dict.fromkeys(given, None) | _overrides(args.set)
+    added = [f"{k}={v}" for k, v in drive_device(ssd.drive(args.drive), knobs).items()]
+    args.set = [*args.set, *added]
+    return added
+
+
 def _scenario(args: argparse.Namespace):
     scenario = presets.resolve(args.preset)
     engine = getattr(args, "engine", None)
@@ -249,15 +271,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
     html = outputs.check_output(args.html, suffixes=(".html",), force=args.force, what="--html")
     if args.fill is not None and not 0.0 <= args.fill <= 0.95:
         raise ValueError(f"--fill {args.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
-    if args.drive is not None:
-        from . import ssd
-
-        ssd.drive(args.drive)  # an unknown drive fails before the simulation runs
+    picked = _drive_set(args)  # an unknown drive fails before the simulation runs
     from .report import write_html
 
     baseline = None
     if args.baseline is not None:
-        other = argparse.Namespace(**{**vars(args), "preset": args.baseline, "set": []})
+        other = argparse.Namespace(**{**vars(args), "preset": args.baseline, "set": picked})
         other_scenario = _scenario(other)  # a bad baseline fails before any run
     run = _simulate(args)
     if args.baseline is not None:
@@ -322,6 +341,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
     out = outputs.check_output(args.out, suffixes=outputs.FRAME_SUFFIXES, force=args.force)
     grid = _grid(args.grid)
+    _drive_set(args, given=set(grid))
     both = sorted(set(grid) & set(_overrides(args.set)))
     if both:
         raise ValueError(

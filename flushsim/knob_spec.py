@@ -941,6 +941,19 @@ PARAMS: tuple[Param, ...] = (
         kind="float",
         dynamic=False,
     ),
+    Param(
+        "ssd_hours_per_day",
+        24,
+        1,
+        24,
+        "hours",
+        "Hours a day the load runs, for the SSD lifetime: the drive is written at the run's "
+        "rate that many hours a day and idle the rest (24: around the clock).",
+        group="storage",
+        dynamic=False,
+        source="flushsim's own: the duty cycle of the lifetime (flushsim.lifetime)",
+        kernel=False,  # only the lifetime reads it, after the run
+    ),
 )
 
 BY_NAME: dict[str, Param] = {p.name: p for p in PARAMS}

@@ -10,8 +10,9 @@ import html
 from collections.abc import Mapping
 from pathlib import Path
 
-from . import outputs, params
+from . import outputs, params, ssd
 from .knob_text import server_value
+from .lifetime import Lifetime, run_lifetime
 from .run import Run
 
 
@@ -43,7 +44,6 @@ def write_html(
     from bokeh.embed import file_html
     from bokeh.resources import INLINE
 
-    from . import ssd
     from .viz import figures
     from .viz.regimes import regime_changes
 
@@ -52,9 +52,10 @@ def write_html(
         ssd.drive(drive) if drive else default.drive, default.fill if fill is None else fill
     )
     figs = figures.standalone(run, setting, baseline)
+    life = run_lifetime(run, setting.drive, setting.fill)
     title = f"flushsim report: {run.scenario.name}"
     body = file_html(figs.layout, INLINE, title=title)
-    head = _header(run, setting, regime_changes(run))
+    head = _header(run, life, regime_changes(run))
     # file_html gives a whole page; put the text block right after the <body> tag (the last
     # "<body>" in it: the inlined BokehJS mentions the tag in an error message).
     at = body.rfind("<body>") + len("<body>")
@@ -66,7 +67,7 @@ def write_html(
     return path
 
 
-def _header(run: Run, setting, regimes) -> str:
+def _header(run: Run, life: Lifetime, regimes) -> str:
     from .knob_text import event_text
 
     sc = run.scenario
@@ -89,7 +90,9 @@ def _header(run: Run, setting, regimes) -> str:
 <h1>{html.escape(f"flushsim: {sc.name}")}</h1>
 <p>{html.escape(sc.description or "")}</p>
 <p>Engine <b>{html.escape(sc.engine)}</b>, {run.series.height} simulated seconds, seed {sc.seed}.
-Drive: {html.escape(setting.drive.model)}, {setting.fill:.0%} full.</p>
+Drive: {html.escape(life.drive.model)}.</p>
+<p class="fs-lifetime">SSD lifetime: <b>{html.escape(life.headline)}</b>
+({html.escape(ssd.MODEL_NAMES[life.model])}).</p>
 <p>Mean {s["tps_mean"]:,.0f} transactions/s; {s["wait_free_total"]:,.0f}
 Innodb_buffer_pool_wait_free; at most {s["dirty_pages_max"]:,.0f} dirty pages;
 {s["updates_per_page_flushed"]:.1f} row updates per page flushed.</p>
@@ -140,6 +143,10 @@ def _whatif_header(w, setting, written: Mapping[str, str], *regimes) -> str:
         for k, (unit, what) in ROWS.items()
     )
     sc = w.current.scenario
+    lives = w.lifetimes()
+    life_rows = "".join(
+        f"<li>{side}: <b>{html.escape(life.headline)}</b></li>" for side, life in lives.items()
+    )
     knob_rows = "".join(
         f"<tr><td><code>{html.escape(k)}</code></td><td>{html.escape(_as_written(k, sc, written))}"
         f"</td><td>{html.escape(w.changes.get(k, ''))}</td></tr>"
@@ -162,6 +169,8 @@ def _whatif_header(w, setting, written: Mapping[str, str], *regimes) -> str:
 <p>Engine <b>{html.escape(sc.engine)}</b>, {sc.seconds - w.warmup_s} simulated seconds after
 {html.escape(w.warmup_note)}, seed {sc.seed}, the same workload on both sides. Drive:
 {html.escape(setting.drive.model)}, {setting.fill:.0%} full.</p>
+<p>SSD lifetime ({html.escape(ssd.MODEL_NAMES[w.wear.model])}):</p>
+<ul class="fs-lifetime">{life_rows}</ul>
 <table border=1 cellpadding=4 style="border-collapse:collapse">
 <tr><th>figure</th><th>unit</th><th>current</th><th>proposed</th><th>difference</th></tr>
 {rows}</table>

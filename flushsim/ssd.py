@@ -43,15 +43,20 @@ import polars as pl
 
 __all__ = [
     "JESD219_DATA_FRACTIONS",
+    "DEFAULT_MODEL",
+    "DEFAULT_OVER_PROVISIONING",
     "JESD219_WRITE_FRACTIONS",
     "MODELS",
+    "MODEL_NAMES",
     "SECONDS_PER_YEAR",
     "Drive",
     "catalog_drives",
     "drive",
+    "duration_text",
     "effective_spare_factor",
     "endurance_bytes",
     "lambert_w0",
+    "lifetime_headline",
     "lifetime_years",
     "load_catalog",
     "sustainable_write_rate",
@@ -70,12 +75,28 @@ SECONDS_PER_YEAR = 365 * 24 * 3600
 MODELS = ("seed004", "desnoyers-lru", "desnoyers-greedy")
 """The fill-factor models `write_amplification` and `lifetime_years` accept."""
 
+DEFAULT_MODEL = "desnoyers-greedy"
+"""The model of the lifetime headline (`lifetime_headline`), sweeps and what-ifs."""
+
+DEFAULT_OVER_PROVISIONING = 0.07
+"""Factory over-provisioning the FTL models assume: (raw - user) / user, GiB of flash sold as GB."""
+
+_OP = f"{DEFAULT_OVER_PROVISIONING:.0%}".replace("%", " %")
+MODEL_NAMES = {
+    "seed004": "free space only: no FTL, 0 % over-provisioning",
+    "desnoyers-lru": f"LRU-cleaning FTL, {_OP} over-provisioning, TRIM",
+    "desnoyers-greedy": f"greedy-cleaning FTL, {_OP} over-provisioning, TRIM",
+}
+"""Each model named for what it assumes (legends, tables; docs/model.md, SSD wear)."""
+
 JESD219_WRITE_FRACTIONS = (0.5, 0.3, 0.2)
 """JESD219 enterprise workload: share of writes going to each LBA class (docs/model.md)."""
 JESD219_DATA_FRACTIONS = (0.05, 0.15, 0.80)
 """JESD219 enterprise workload: share of the LBA span in each class (first 5 %, next 15 %, rest)."""
 
 CATALOG_PATH = Path(__file__).resolve().parent.parent / "data" / "ssd_catalog.csv"
+NAND_TYPES = ("", "MLC", "TLC", "QLC", "3D XPoint")
+"""The catalog's `nand` values ("": the source does not say)."""
 
 _MINUS_INV_E = -math.exp(-1.0)
 # W0 about the branch point in p = sqrt(2 (e x + 1)): Corless et al., "On the Lambert W
@@ -444,7 +465,7 @@ def wa_desnoyers_hot_cold(
     raise ValueError(f"cleaning={cleaning!r} is not known: it must be 'lru' or 'greedy'")
 
 
-def effective_spare_factor(fill, over_provisioning=0.07, trim=True):
+def effective_spare_factor(fill, over_provisioning=DEFAULT_OVER_PROVISIONING, trim=True):
     """The FTL's spare factor for a drive `fill` full with factory over-provisioning.
 
     Raw flash T = user capacity x (1 + over_provisioning). With TRIM the FTL's live data is
@@ -487,7 +508,7 @@ def write_amplification(
     fill,
     model: str = "seed004",
     *,
-    over_provisioning=0.07,
+    over_provisioning=DEFAULT_OVER_PROVISIONING,
     trim: bool = True,
     pages_per_block=64,
 ):
@@ -591,14 +612,16 @@ def lifetime_years(
     warranty_years=None,
     fill=0.0,
     model: str = "seed004",
-    over_provisioning=0.07,
+    over_provisioning=DEFAULT_OVER_PROVISIONING,
     trim: bool = True,
     pages_per_block=64,
     rating_wa=1.0,
+    hours_per_day=24,
 ):
     """Years until host writes at `write_bytes_per_s` use up the rated endurance.
 
-    lifetime = endurance x rating_wa / (write rate x WA(fill) x SECONDS_PER_YEAR).
+    lifetime = endurance x rating_wa / (write rate x hours_per_day/24 x WA(fill) x
+    SECONDS_PER_YEAR): the load writes at that rate `hours_per_day` hours a day, nothing else.
     Seed 004: a 1.6 TB drive rated 7,840 cycles, 75 % full, written at 2,000 pages/s x 36 KB
     lasts under 1.5 years.
 
@@ -616,6 +639,8 @@ def lifetime_years(
         pages_per_block: N_p for "desnoyers-greedy".
         rating_wa: write amplification already inside the rating (>= 1; 1 treats the rating as
             flash bytes at WA 1, as seed 004 does).
+        hours_per_day: hours a day the load runs, in (0, 24] (the duty cycle; 24: around the
+            clock). Half the hours, twice the years.
 
     Returns:
         Lifetime in years (float, or array for array inputs).
@@ -625,6 +650,9 @@ def lifetime_years(
     """
     rate = _array(write_bytes_per_s, "write_bytes_per_s")
     _check_range(rate, "write_bytes_per_s", 0.0, None, what="bytes/s")
+    hours = _array(hours_per_day, "hours_per_day")
+    _check_range(hours, "hours_per_day", 0.0, 24.0, lo_open=True, what="hours a day the load runs")
+    rate = rate * (hours / 24.0)
     budget = _budget(capacity_bytes, cycles, tbw_bytes, dwpd, warranty_years, rating_wa)
     wa = np.asarray(
         write_amplification(
@@ -640,6 +668,7 @@ def lifetime_years(
         years = np.divide(budget, wear, out=np.full(budget.shape, np.inf), where=wear > 0)
     return _result(
         years,
+        np.asarray(hours_per_day),
         *(np.asarray(v) for v in (write_bytes_per_s, capacity_bytes, fill, over_provisioning)),
         *(np.asarray(v) for v in (cycles, tbw_bytes, dwpd, warranty_years, pages_per_block)),
         np.asarray(rating_wa),
@@ -656,7 +685,7 @@ def sustainable_write_rate(
     warranty_years=None,
     fill=0.0,
     model: str = "seed004",
-    over_provisioning=0.07,
+    over_provisioning=DEFAULT_OVER_PROVISIONING,
     trim: bool = True,
     pages_per_block=64,
     rating_wa=1.0,
@@ -708,6 +737,52 @@ def sustainable_write_rate(
     )
 
 
+# ------------------------------------------------------------------------------- the headline
+
+
+def _count(n: float, unit: str) -> str:
+    return f"about {n:,.0f} {unit}{'' if round(n) == 1 else 's'}"
+
+
+def duration_text(years: float) -> str:
+    """A lifetime in words, in the unit a reader pictures: years, else months, days or hours.
+
+    2.5 -> "about 2.5 years", 0.4 -> "about 5 months", 0.05 -> "about 18 days"; a month is
+    a twelfth of the 365-day year. inf (nothing written) -> "no wear (nothing written)".
+
+    Raises:
+        ValueError: years is negative or NaN.
+    """
+    y = float(_array(years, "years"))
+    _check_range(np.asarray(y), "years", 0.0, None, what="lifetime in years")
+    if math.isinf(y):
+        return "no wear (nothing written)"
+    if y >= 10:
+        return _count(y, "year")
+    if y >= 1:
+        return "about 1 year" if round(y, 1) == 1.0 else f"about {y:.1f} years"
+    if y * 12 >= 1:
+        return _count(y * 12, "month")
+    days = y * 365
+    if days >= 1:
+        return _count(days, "day")
+    if days * 24 >= 1:
+        return _count(days * 24, "hour")
+    return "under an hour"
+
+
+def lifetime_headline(years: float, fill: float, hours_per_day: float) -> str:
+    """The one-line answer: "about 18 days at 50 % full at this load, 24 hours a day".
+
+    Args:
+        years: the lifetime (`lifetime_years`).
+        fill: fraction of the drive holding data.
+        hours_per_day: hours a day the load runs.
+    """
+    hours = f"{hours_per_day:g} hour{'' if hours_per_day == 1 else 's'} a day"
+    return f"{duration_text(years)} at {fill * 100:.0f} % full at this load, {hours}"
+
+
 # ------------------------------------------------------------------------------------ catalog
 
 
@@ -729,6 +804,10 @@ class Drive:
         source: where the figures come from (article or datasheet, with URL).
         model: the vendor's product name.
         kind: "enterprise" or "consumer".
+        nand: the flash ("TLC", "QLC", "3D XPoint"), or "" where the source does not say.
+        interface: the host interface as the source gives it, or "".
+        device: the performance profile of `data/devices.csv` for this drive's interface class
+            (what picking the drive sets `device` to), or "" for a drive typed in by hand.
         note: caveats about the figures.
     """
 
@@ -742,6 +821,9 @@ class Drive:
     source: str = ""
     model: str = ""
     kind: str = ""
+    nand: str | None = ""
+    interface: str | None = ""
+    device: str | None = ""
     note: str = ""
 
     def __post_init__(self) -> None:
@@ -834,6 +916,9 @@ _CATALOG_SCHEMA = {
     "name": pl.String,
     "model": pl.String,
     "kind": pl.String,
+    "nand": pl.String,
+    "interface": pl.String,
+    "device": pl.String,
     "capacity_bytes": pl.Float64,
     "cycles": pl.Float64,
     "tbw_bytes": pl.Float64,
@@ -856,9 +941,21 @@ def _catalog() -> pl.DataFrame:
         header = next(csv.reader(fh))
     if header != list(_CATALOG_SCHEMA):
         raise ValueError(f"{CATALOG_PATH}: columns {header} differ from {list(_CATALOG_SCHEMA)}")
-    df = pl.read_csv(CATALOG_PATH, schema=_CATALOG_SCHEMA)
-    for row in df.iter_rows(named=True):
+    df = pl.read_csv(CATALOG_PATH, schema=_CATALOG_SCHEMA).with_columns(
+        pl.col("nand", "interface", "device", "note").fill_null("")
+    )
+    from .devices import names as profiles
+
+    for i, row in enumerate(df.iter_rows(named=True), start=2):  # line 1 is the header
         Drive(**row)  # Drive.__post_init__ checks capacity and the one rating of each row
+        where = f"{CATALOG_PATH.name} line {i} ({row['name']!r})"
+        if row["device"] not in profiles():
+            raise ValueError(
+                f"{where}: device={row['device']!r} must be a profile of data/devices.csv "
+                f"({', '.join(profiles())})"
+            )
+        if row["nand"] not in NAND_TYPES:
+            raise ValueError(f"{where}: nand={row['nand']!r} must be one of {NAND_TYPES}")
     return df
 
 
@@ -866,8 +963,8 @@ def load_catalog() -> pl.DataFrame:
     """The SSD catalog (`data/ssd_catalog.csv`), one row per drive, plus `endurance_bytes`.
 
     Returns:
-        A polars DataFrame: name, model, kind, capacity_bytes, cycles, tbw_bytes, dwpd,
-        warranty_years, price_usd, source, note, endurance_bytes (bytes).
+        A polars DataFrame: name, model, kind, nand, interface, device, capacity_bytes, cycles,
+        tbw_bytes, dwpd, warranty_years, price_usd, source, note, endurance_bytes (bytes).
     """
     df = _catalog()
     return df.with_columns(

@@ -36,13 +36,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 import polars as pl
 
-from . import _sweep_workers, amplification, params, ssd
+from . import _sweep_workers, params, ssd
+from .lifetime import run_lifetime
 from .run import Run, latency_quantiles, simulate
 from .scenario import Scenario
 
 DEFAULT_DRIVE = "intel-dc-p4610-1.6tb"
 DEFAULT_FILL = 0.5
-DEFAULT_FTL_MODEL = "desnoyers-greedy"
+DEFAULT_FTL_MODEL = ssd.DEFAULT_MODEL
 MAX_CONFIGS = 1_000_000
 STREAM_ROWS = 100_000  # from this many rows on, the plan is built as the runs go
 STALL_FRACTION = 0.5  # a second below half the run's median throughput is a stall second
@@ -73,9 +74,13 @@ SUMMARY_COLUMNS = {
         "largest checkpoint age as % of log_max_modified_age_async [%]"
     ),
     "bytes_written_per_day": (
-        "data pages + doublewrite + redo handed to the drive, at the mean rate [bytes/day]"
+        "data pages + doublewrite + redo handed to the drive in a day of ssd_hours_per_day "
+        "hours at the mean rate [bytes/day]"
     ),
-    "ssd_lifetime_years": "years the drive lasts at that write rate (flushsim.ssd) [years]",
+    "ssd_lifetime_years": (
+        "years the drive lasts at that write rate, ssd_hours_per_day hours a day "
+        "(flushsim.lifetime) [years]"
+    ),
 }
 
 
@@ -124,9 +129,8 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
     hist = run.latency_hist[warmup_s:].sum(axis=0, keepdims=True)
     p99 = float(latency_quantiles(hist, 0.99)[0])
     age = (s["log_lsn_checkpoint_age"] / s["log_max_modified_age_async"]).max()
-    # the whole run's, then cut: redo bytes are differences of consecutive LSNs
-    db_bytes_per_s = float(amplification.db_bytes(run).slice(warmup_s).mean() or 0.0)
-    years = wear.resolved().lifetime_years(db_bytes_per_s, fill=wear.fill, model=wear.model)
+    life = run_lifetime(run, wear.resolved(), wear.fill, warmup_s=warmup_s, model=wear.model)
+    db_bytes_per_s = life.write_bytes_per_s
     return {
         "tps_mean": float(tps.mean()),
         "tps_p1": float(np.percentile(tps, 1)),
@@ -138,8 +142,8 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
         "updates_per_page_flushed": updates / total_flushed if total_flushed else math.inf,
         "buffer_pool_pages_dirty_max": float(s["buffer_pool_pages_dirty"].max()),
         "checkpoint_age_max_pct_async": 100.0 * float(age or 0.0),
-        "bytes_written_per_day": db_bytes_per_s * amplification.SECONDS_PER_DAY,
-        "ssd_lifetime_years": float(years),
+        "bytes_written_per_day": db_bytes_per_s * life.hours_per_day * 3600.0,
+        "ssd_lifetime_years": life.years,
     }
 
 

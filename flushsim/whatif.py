@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import amplification, params, ssd
+from .lifetime import Lifetime, drive_device, run_lifetime
 from .live.config import ConfigParseError, ConfigReport, read_mycnf, read_variables
 from .presets import read_text
 from .run import Run, simulate
@@ -42,7 +43,10 @@ ROWS = {
     "checkpoint_age_sync_mb": ("MiB", "log_max_modified_age_sync: sync flushing starts"),
     "db_write_mb_s": ("MB/s", "data pages + doublewrite + redo written to the drive"),
     "flash_write_mb_s": ("MB/s", "what the drive writes to flash (its FTL amplification)"),
-    "ssd_lifetime_years": ("years", "projected SSD lifetime at the chosen fill"),
+    "ssd_lifetime_years": (
+        "years",
+        "projected SSD lifetime at the chosen fill, ssd_hours_per_day hours a day",
+    ),
 }
 _FLUSH = {
     "lru_flushed_per_s": "buffer_LRU_batch_flush_total_pages",
@@ -146,12 +150,27 @@ class WhatIf:
         diff = {k: _minus(new[k], cur[k]) for k in ROWS}
         return {"current": cur, "proposed": new, "difference": diff}
 
-    def json_figures(self) -> dict[str, dict[str, float | None]]:
-        """`figures()` with JSON's null where a figure is not finite (no writes: no wear)."""
+    def lifetimes(self) -> dict[str, Lifetime]:
+        """{"current": Lifetime, "proposed": Lifetime}: the drive's life under each side."""
+        drive = self.wear.resolved()
         return {
+            side: run_lifetime(
+                run, drive, self.wear.fill, warmup_s=self.warmup_s, model=self.wear.model
+            )
+            for side, run in (("current", self.current), ("proposed", self.proposed))
+        }
+
+    def json_figures(self) -> dict[str, dict[str, float | str | None]]:
+        """`figures()` with JSON's null where a figure is not finite (no writes: no wear).
+
+        Plus "ssd_lifetime": each side's lifetime in words (`Lifetime.headline`).
+        """
+        out: dict[str, dict[str, float | str | None]] = {
             side: {k: v if math.isfinite(v) else None for k, v in rows.items()}
             for side, rows in self.figures().items()
         }
+        out["ssd_lifetime"] = {side: life.headline for side, life in self.lifetimes().items()}
+        return out
 
 
 def _minus(a: float, b: float) -> float:
@@ -197,14 +216,17 @@ def whatif(
 ) -> WhatIf:
     """Run `current` and `current` with `changes` from one warm start, same workload and seed.
 
-    warmup "auto" is the current side's settle time, used for both.
+    warmup "auto" is the current side's settle time, used for both. A `drive` (catalog name)
+    sets both sides' `device` to its performance profile unless `current` sets `device`.
     """
     from .sweep import DEFAULT_DRIVE, DEFAULT_FILL
 
     wear = WearSetting(drive or DEFAULT_DRIVE, DEFAULT_FILL if fill is None else fill)
-    wear.resolved()  # an unknown drive fails before any run
+    picked = wear.resolved()  # an unknown drive fails before any run
     if not 0.0 <= wear.fill <= 0.95:
         raise ValueError(f"--fill {wear.fill!r} must be between 0 and 0.95 (fraction of the SSD)")
+    if drive:  # the drive the DBA named is also the device both sides run on
+        current = current.replace(**drive_device(picked, current.knobs))
     proposed = proposed_scenario(current, changes)
     longer, seconds, note = warm(current, warmup)
     proposed_longer = proposed.replace(seconds=longer.seconds, timeline=longer.timeline)

@@ -118,7 +118,7 @@ def test_report_writes_a_standalone_html_file(tmp_path, capsys):
     assert "cdn.bokeh.org" not in page and "Bokeh.embed" in page
     assert "buffer_flush_background_total_pages" in page
     assert "at 10 s: the workload stops" in page  # the regime list
-    assert "80% full" in page
+    assert "at 80 % full at this load, 24 hours a day" in page  # the lifetime headline
 
 
 @pytest.mark.parametrize(

@@ -226,6 +226,34 @@ def test_explorer_fill_changes_only_the_wear_figures(explorer):
     assert np.all(np.asarray(explorer.sources["ssd_now"].data["years"]) < years)
 
 
+def test_explorer_one_drive_picker_sets_profile_and_lifetime(explorer):
+    device = explorer.controls["device"]
+    assert device.layout.display == "none"  # one picker until the user splits them
+    explorer.drive_picker.value = "samsung-870-evo-1tb"
+    assert device.value == "sata-ssd" and explorer.run.scenario["device"] == "sata-ssd"
+    assert "sata-ssd" in explorer.profile_note.value
+    assert "the drive's" in explorer.profile_note.value
+    life = explorer.lifetime()
+    assert life.drive.name == "samsung-870-evo-1tb"
+    assert explorer.sources["ssd_now"].data["label"] == [life.headline]
+    assert f"<td style='padding:0 6px'>{life.headline}</td>" in explorer.summary.value
+    # split: the device stays the user's when the drive changes
+    explorer.split_device.value = True
+    assert device.layout.display == ""
+    device.value = "nvme-dc-p4500"
+    explorer.drive_picker.value = "wd-black-sn850x-2tb"
+    assert device.value == "nvme-dc-p4500" and explorer.setting.drive.name == "wd-black-sn850x-2tb"
+    explorer.split_device.value = False  # unsplit: it follows the drive again
+    assert device.value == "nvme-pcie4"
+    # hours a day: the lifetime only, the run's series kept
+    run = explorer.run
+    explorer.hours.value = 12
+    assert explorer.run.series is run.series
+    assert explorer.lifetime().years == pytest.approx(2 * explorer.lifetime(run).years)
+    assert explorer.sources["ssd_now"].data["label"][0].endswith("12 hours a day")
+    explorer.hours.value = 24
+
+
 def test_explorer_unknown_control_names_the_controls(explorer):
     with pytest.raises(ValueError, match="innodb_io_capacity"):
         explorer.set(innodb_flush_neighbours=1)

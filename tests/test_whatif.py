@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -48,14 +49,37 @@ def test_figures_and_difference(mycnf):
         assert fig["difference"][k] == pytest.approx(fig["proposed"][k] - fig["current"][k])
 
 
+def test_whatif_drive_sets_both_sides_device_and_its_lifetime(mycnf):
+    from flushsim import ssd
+    from flushsim.lifetime import run_lifetime
+
+    sc = read_config(mycnf, table_rows=200_000, threads=4, seconds=8).scenario
+    w = whatif(sc, {"innodb_io_capacity": "400"}, warmup=5, drive="crucial-t500-2tb", fill=0.5)
+    assert w.current.scenario["device"] == w.proposed.scenario["device"] == "nvme-pcie4"
+    life = run_lifetime(w.current, ssd.drive("crucial-t500-2tb"), 0.5, warmup_s=w.warmup_s)
+    assert w.figures()["current"]["ssd_lifetime_years"] == life.years
+    assert w.json_figures()["ssd_lifetime"]["current"] == life.headline
+    kept = whatif(sc.replace(device="sata-ssd"), {}, warmup=5, drive="crucial-t500-2tb")
+    assert kept.current.scenario["device"] == "sata-ssd"  # the user's device wins
+
+
 def test_cli_whatif_writes_html_and_json(mycnf, tmp_path, capsys):
     html, js = tmp_path / "w.html", tmp_path / "w.json"
     argv = ["whatif", str(mycnf), "--change", "innodb_io_capacity=2k", *SMALL]
     argv += ["--warmup", "5", "--html", str(html), "--json", str(js), "--fill", "0.8"]
     assert cli.main(argv) == 0
     doc = json.loads(js.read_text())
-    assert set(doc) == {"current", "proposed", "difference"}
+    assert set(doc) == {"current", "proposed", "difference", "ssd_lifetime"}
     assert "ssd_lifetime_years" in doc["difference"]
+    # the JSON's words are the HTML's, and the same function's as the explorer's summary
+    for side in ("current", "proposed"):
+        words = doc["ssd_lifetime"][side]
+        assert re.fullmatch(
+            r"about [\d.,]+ (years?|months?|days?|hours?) at 80 % full at "
+            r"this load, 24 hours a day",
+            words,
+        ), words
+        assert f"{side}: <b>{words}</b>" in html.read_text()
     page = html.read_text()
     # the knob table shows sizes as written; the change as given
     assert "<td>64M</td>" in page and "<td>2k</td>" in page

@@ -27,6 +27,7 @@ import os
 import time
 import warnings
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 
 import ipywidgets as w
 from bokeh.events import DocumentReady
@@ -36,6 +37,7 @@ from jupyter_bokeh import BokehModel
 
 from .. import params, presets, ssd
 from ..knob_text import help_text, server_value, translation_text
+from ..lifetime import Lifetime, run_lifetime
 from ..params import GiB, MiB
 from ..run import Run, simulate
 from ..scenario import Scenario, translate
@@ -270,7 +272,11 @@ class Explorer:
             ctl.observe(self._on_knob, names="value")
         self._sync_engine_controls()
         self.fill.observe(self._on_ssd, names="value")
-        self.drive_picker.observe(self._on_ssd, names="value")
+        self.drive_picker.observe(self._on_drive, names="value")
+        self.split_device.observe(self._on_split, names="value")
+        self.hours.observe(self._on_hours, names="value")
+        self.controls["device"].observe(self._show_profile, names="value")
+        self._on_split(None)
 
     def _build_pickers(self, wide: w.Layout, picker_style: DescriptionStyle) -> None:
         """The preset, engine and workload pickers."""
@@ -401,12 +407,48 @@ class Explorer:
         self.drive_picker = w.Dropdown(
             options=[(d.model, d.name) for d in ssd.catalog_drives()],
             value=self.setting.drive.name,
-            description="SSD",
+            description="drive",
             layout=wide,
             style=picker_style,
-            tooltip="The drive the data files live on (data/ssd_catalog.csv).",
+            tooltip="The drive the data files live on (data/ssd_catalog.csv): its endurance "
+            "rating gives the SSD lifetime, and its performance profile (device) the run's I/O, "
+            "unless 'separate performance profile' is ticked. A preset's own device stays until "
+            "a drive is picked.",
         )
         self.drive_picker.add_class("fs-knob-drive")
+        self.split_device = w.Checkbox(
+            value=False,
+            description="advanced: separate performance profile",
+            indent=False,
+            tooltip="Pick the performance profile (device) apart from the drive: the drive then "
+            "sets only the endurance of the lifetime.",
+        )
+        self.split_device.add_class("fs-knob-split_device")
+        self.profile_note = w.HTML()
+        hours = params.get("ssd_hours_per_day")
+        self.hours = w.IntSlider(
+            value=int(self.scenario["ssd_hours_per_day"]),
+            min=int(hours.min),
+            max=int(hours.max),
+            description="hours a day (load)",
+            continuous_update=False,
+            layout=self._narrow,
+            style=slider_style,
+            tooltip=help_text("ssd_hours_per_day", self.scenario.engine),
+        )
+        self.hours.add_class("fs-knob-ssd_hours_per_day")
+
+        def check_hours(value: object) -> None:
+            params.check_value(hours, value)
+
+        self.hours_readout = TypedReadout(
+            self.hours,
+            str,
+            lambda t: _whole(t, "hours a day"),
+            check_hours,
+            self._show_message,
+            self._readout_look,
+        )
         self.fill = w.IntSlider(
             value=int(self.setting.fill * 100),
             min=0,
@@ -488,10 +530,13 @@ class Explorer:
                 with_readout(self.flush_size, self.readouts[FLUSH_SIZE]),
                 self.release,
                 self.lsn_age,
-                w.HTML("<b>I/O path</b> (the device's own knobs: <code>device_*</code>)"),
-                *(self.controls[n] for n in IO_PICKERS),
+                w.HTML("<b>I/O path and drive</b>"),
                 self.drive_picker,
+                self.split_device,
+                *(self.controls[n] for n in IO_PICKERS),
+                self.profile_note,
                 with_readout(self.fill, self.fill_readout),
+                with_readout(self.hours, self.hours_readout),
                 w.HBox([self.pin_button, self.clear_button]),
                 self.status,
                 self.summary,
@@ -522,6 +567,8 @@ class Explorer:
     def scenario_now(self) -> Scenario:
         """The preset with the controls' values applied."""
         knobs = {name: ctl.value for name, ctl in self._enabled_controls().items()}
+        if self.hours.value != self.scenario["ssd_hours_per_day"]:
+            knobs["ssd_hours_per_day"] = self.hours.value
         sc = self.scenario.replace(**knobs)
         return sc.replace(seconds=fast_seconds(sc.seconds))
 
@@ -712,8 +759,10 @@ class Explorer:
                         [*ctl.options, (_fmt_value(name, value), value)], key=lambda o: o[1]
                     )
                 ctl.value = value
+            self.hours.value = int(scenario["ssd_hours_per_day"])
         finally:
             self._busy = False
+        self._show_profile(None)
         self.rerun()
 
     def _enabled_controls(self) -> dict[str, w.Widget]:
@@ -757,10 +806,51 @@ class Explorer:
             **self.engine_controls,
             "drive": self.drive_picker,
             "ssd_fill": self.fill,
+            "ssd_hours_per_day": self.hours,
         }
         help_ = {"knob": list(named), "text": [ctl.tooltip or "" for ctl in named.values()]}
         if self.sources["help"].data != help_:  # a preset of the same engine: nothing to send
             self.sources["help"].data = help_
+
+    def _on_drive(self, _change) -> None:
+        """A drive picked: its endurance for the lifetime and, unless split, its profile."""
+        self._on_ssd(None)
+        if not self.split_device.value:
+            self._follow_drive()
+
+    def _follow_drive(self) -> None:
+        """The `device` picker to the drive's performance profile (a change re-runs)."""
+        picker, profile = self.controls["device"], self.setting.drive.device
+        if profile in picker.options and picker.value != profile:
+            picker.value = profile
+
+    def _on_split(self, _change) -> None:
+        """The `device` picker shows only when split; unsplit again, it follows the drive."""
+        self.controls["device"].layout.display = "" if self.split_device.value else "none"
+        if _change is not None and not self.split_device.value:
+            self._follow_drive()
+        self._show_profile(None)
+
+    def _show_profile(self, _change) -> None:
+        device = self.controls["device"].value
+        if device == self.setting.drive.device:
+            whose = "the drive's"
+        else:
+            whose = "picked apart from the drive" if self.split_device.value else "the preset's"
+        self.profile_note.value = (
+            f"<span style='color:#555'>performance profile: <code>{html.escape(device)}</code> "
+            f"({whose})</span>"
+        )
+
+    def _on_hours(self, change) -> None:
+        """Hours a day change only the lifetime: the runs keep their series, not a re-run."""
+        hours = change["new"]
+        for name in ("_run", "baseline"):
+            run = getattr(self, name)
+            if run is not None and run.scenario["ssd_hours_per_day"] != hours:
+                sc = run.scenario.replace(ssd_hours_per_day=hours)
+                setattr(self, name, replace(run, scenario=sc))
+        self._on_ssd(None)
 
     def _on_ssd(self, _change) -> None:
         self.setting = figures.SsdSetting(ssd.drive(self.drive_picker.value), self.fill.value / 100)
@@ -783,6 +873,10 @@ class Explorer:
             f"<span style='color:#777'>{took}</span>"
         )
 
+    def lifetime(self, run: Run | None = None) -> Lifetime:
+        """The SSD lifetime of `run` (default: the current run) on the picked drive and fill."""
+        return run_lifetime(run or self.run, self.setting.drive, self.setting.fill)
+
     def _summary_html(self) -> str:
         rows = [("", "this run", "baseline")]
         runs = [self.run, self.baseline]
@@ -798,6 +892,9 @@ class Explorer:
             ("max dirty pages", "dirty_pages_max", "{:,.0f}"),
         ):
             rows.append((label, cell(sums[0], key, fmt), cell(sums[1], key, fmt)))
+        lives = [self.lifetime(r) if r is not None else None for r in runs]
+        texts = ("" if x is None else html.escape(x.headline) for x in lives)
+        rows.append(("SSD lifetime", *texts))
         body = "".join(
             "<tr>" + "".join(f"<td style='padding:0 6px'>{c}</td>" for c in r) + "</tr>"
             for r in rows

@@ -37,13 +37,14 @@ from bokeh.models import (
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-from .. import amplification
+from .. import amplification, ssd
 from ..run import Run
 from .player import CURTAIN_END, FRAME_MS, PAGE_PATCHES_JS, REGIME_LINES, SLIDER_EVERY, player
 from .regimes import regime_changes
 from .sources import (
     DEFAULT_DRIVE,
     FLUSH_KINDS,
+    LIFETIME_MODELS,
     POOL_CURVES,
     MiB,
     SsdSetting,
@@ -424,7 +425,11 @@ def amplification_figure(cur: Sources, base: Sources):
 
 
 def lifetime_figure(cur: Sources, base: Sources):
-    """Projected SSD lifetime against fill factor, both models, the current fill marked."""
+    """Projected SSD lifetime against fill factor: two FTL models, the headline's point marked.
+
+    Each curve is named for what its model assumes (`ssd.MODEL_NAMES`); the point's legend is the
+    headline (`lifetime.Lifetime.headline`), from the "ssd_now" source.
+    """
     sd = figure(
         title="Projected SSD lifetime vs fill factor",
         width=WIDTH,
@@ -433,36 +438,27 @@ def lifetime_figure(cur: Sources, base: Sources):
         toolbar_location="above",
         x_range=Range1d(0, 95),
     )
+    main, seed = LIFETIME_MODELS
+    sd.line("fill_pct", main, source=base["ssd"], color="#999999", line_dash="dashed")
     sd.line(
         "fill_pct",
-        "seed004",
-        source=base["ssd"],
-        color="#999999",
-        line_dash="dashed",
-    )
-    sd.line(
-        "fill_pct",
-        "seed004",
-        source=cur["ssd"],
-        color="#e377c2",
-        line_width=2,
-        legend_label="seed 004 model",
-    )
-    sd.line(
-        "fill_pct",
-        "desnoyers-greedy",
+        main,
         source=cur["ssd"],
         color="#17becf",
         line_width=2,
-        legend_label="Desnoyers (greedy FTL)",
+        legend_label=ssd.MODEL_NAMES[main],
+    )
+    sd.line(
+        "fill_pct",
+        seed,
+        source=cur["ssd"],
+        color="#e377c2",
+        line_width=2,
+        line_dash="dotted",
+        legend_label=ssd.MODEL_NAMES[seed],
     )
     sd.scatter(
-        "fill_pct",
-        "years",
-        source=cur["ssd_now"],
-        size=9,
-        color="black",
-        legend_label="this drive now",
+        "fill_pct", "years", source=cur["ssd_now"], size=9, color="black", legend_field="label"
     )
     sd.xaxis.axis_label = "drive fill factor (%)"
     sd.yaxis.axis_label = "years until rated endurance"
@@ -473,11 +469,10 @@ def lifetime_figure(cur: Sources, base: Sources):
         "fill_pct",
         [
             ("fill", "@fill_pct{0} %"),
-            ("seed 004 model", "@seed004{0,0.0} years"),
-            ("Desnoyers (greedy FTL)", "@{desnoyers-greedy}{0,0.0} years"),
+            *((ssd.MODEL_NAMES[m], f"@{{{m}}}{{0,0.0}} years") for m in LIFETIME_MODELS),
         ],
     )
-    finish(sd, "bottom_left")
+    finish(sd, "top_right")
     return sd
 
 

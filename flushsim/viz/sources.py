@@ -17,6 +17,7 @@ from bokeh.models import (
 )
 
 from .. import amplification, ssd
+from ..lifetime import run_lifetime
 from ..run import Run
 
 MiB = 1024 * 1024
@@ -110,10 +111,18 @@ def time_data(run: Run) -> dict[str, dict[str, np.ndarray]]:
     return {"pool": pool, "flush": flush, "redo": redo, "work": work}
 
 
+# The lifetime figure's curves: the headline's model and the seed's free-space model.
+LIFETIME_MODELS = (ssd.DEFAULT_MODEL, "seed004")
+
+
 def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str, object]]:
-    """Column dicts of the whole-run figures ("wa", "ssd", "ssd_now") for the drive `setting`."""
+    """Column dicts of the whole-run figures ("wa", "ssd", "ssd_now") for the drive `setting`.
+
+    "ssd_now" is one point: the lifetime at the drive's fill (`lifetime.run_lifetime`), labelled
+    with its headline.
+    """
     setting = setting or default_ssd()
-    wa_factor = float(ssd.write_amplification(setting.fill, model="desnoyers-greedy"))
+    wa_factor = float(ssd.write_amplification(setting.fill, model=ssd.DEFAULT_MODEL))
     tot = amplification.totals(run, wa_factor)
     wa = {
         "label": tot["label"].to_list(),
@@ -123,18 +132,18 @@ def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str
             for f, stage in zip(tot["factor"].to_list(), tot["stage"].to_list(), strict=True)
         ],
     }
-    db_bytes_per_s = float(tot.filter(pl.col("stage") == "db_bytes")["bytes_per_s"][0])
+    life = run_lifetime(run, setting.drive, setting.fill)
     fills = np.linspace(0.0, 0.95, 96)
     sd = {"fill_pct": fills * 100.0}
-    for model in ("seed004", "desnoyers-greedy"):
-        sd[model] = _years(db_bytes_per_s, setting, fills, model)
+    for model in LIFETIME_MODELS:
+        years = setting.drive.lifetime_years(
+            life.write_bytes_per_s, fill=fills, model=model, hours_per_day=life.hours_per_day
+        )
+        sd[model] = _plottable(years)
     marker = {
-        "fill_pct": [setting.fill * 100.0] * 2,
-        "years": [
-            float(_years(db_bytes_per_s, setting, np.array([setting.fill]), m)[0])
-            for m in ("seed004", "desnoyers-greedy")
-        ],
-        "model": ["seed 004", "Desnoyers greedy"],
+        "fill_pct": [setting.fill * 100.0],
+        "years": list(_plottable(np.array([life.years]))),
+        "label": [life.headline],
     }
     return {"wa": wa, "ssd": sd, "ssd_now": marker}
 
@@ -148,8 +157,7 @@ def _factor_text(factor: float | None, stage: str) -> str:
     return "" if factor is None or base is None else f"x{factor:.2f} of {_STAGE_LABELS[base]}"
 
 
-def _years(write_bytes_per_s: float, setting: SsdSetting, fills: np.ndarray, model: str):
-    years = setting.drive.lifetime_years(write_bytes_per_s, fill=fills, model=model)
+def _plottable(years) -> np.ndarray:
     # Plotting needs finite numbers: an idle run would last forever; cap at a century.
     return np.minimum(np.nan_to_num(np.asarray(years, dtype=np.float64), posinf=100.0), 100.0)
 
@@ -172,8 +180,8 @@ def empty_data() -> dict[str, dict[str, list]]:
         "redo": {k: [] for k in ("time_s", "age_mib", "async_mib", "sync_mib")},
         "work": {k: [] for k in ("time_s", "sim_tps", "stall_s", "sim_trx_latency_p99_ms")},
         "wa": {"label": [], "mb_s": [], "factor": []},
-        "ssd": {"fill_pct": [], "seed004": [], "desnoyers-greedy": []},
-        "ssd_now": {"fill_pct": [], "years": [], "model": []},
+        "ssd": {"fill_pct": [], **{m: [] for m in LIFETIME_MODELS}},
+        "ssd_now": {"fill_pct": [], "years": [], "label": []},
         "regimes": {"time_s": [], "y": [], "n": [], "at": [], "text": []},
         "help": {"knob": [], "text": []},  # the explorer's controls' help (player._HELP_TITLES)
     }

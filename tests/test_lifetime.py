@@ -1,0 +1,195 @@
+"""The SSD lifetime headline, the duty cycle, the drive catalog and the one drive picker."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+import numpy as np
+import pytest
+
+import flushsim as fs
+from flushsim import cli, devices, ssd
+from flushsim.lifetime import drive_device, run_lifetime
+from flushsim.report import write_html
+from flushsim.sweep import WearSetting, summarize
+from flushsim.viz import figures
+
+TB = 10**12
+SMALL = {"table_rows": 200_000, "threads": 4}
+
+
+@pytest.fixture(scope="module")
+def small_run():
+    return fs.simulate(fs.presets.get("default").replace(seconds=12, **SMALL))
+
+
+# ------------------------------------------------------------------------- the headline's words
+
+
+@pytest.mark.parametrize(
+    ("years", "text"),
+    [
+        (0.05, "about 18 days"),  # the issue's "0.05 years"
+        (1 / 365, "about 1 day"),
+        (0.4, "about 5 months"),
+        (1 / 12, "about 1 month"),
+        (1.0, "about 1 year"),
+        (2.5, "about 2.5 years"),
+        (25.4, "about 25 years"),
+        (1234.0, "about 1,234 years"),
+        (0.001, "about 9 hours"),
+        (1e-6, "under an hour"),
+        (math.inf, "no wear (nothing written)"),
+    ],
+)
+def test_duration_in_the_unit_a_reader_pictures(years, text):
+    assert ssd.duration_text(years) == text
+
+
+def test_headline_says_fill_load_and_hours():
+    assert (
+        ssd.lifetime_headline(0.05, 0.5, 24)
+        == "about 18 days at 50 % full at this load, 24 hours a day"
+    )
+    assert ssd.lifetime_headline(3.0, 0.8, 1).endswith("at 80 % full at this load, 1 hour a day")
+    with pytest.raises(ValueError, match="years=-1.0 is out of range"):
+        ssd.duration_text(-1.0)
+
+
+def test_models_are_named_for_what_they_assume():
+    names = ssd.MODEL_NAMES
+    assert set(names) == set(ssd.MODELS)
+    assert "no FTL" in names["seed004"] and "0 % over-provisioning" in names["seed004"]
+    for model in ("desnoyers-lru", "desnoyers-greedy"):
+        assert "7 % over-provisioning" in names[model] and "TRIM" in names[model]
+    assert ssd.DEFAULT_OVER_PROVISIONING == 0.07
+    assert not any("seed" in n for n in names.values())
+
+
+# ------------------------------------------------------------------------------- the duty cycle
+
+
+def test_half_the_hours_twice_the_years():
+    d = ssd.drive("samsung-990-pro-1tb")
+    full = d.lifetime_years(50e6, fill=0.5, model="desnoyers-greedy")
+    half = d.lifetime_years(50e6, fill=0.5, model="desnoyers-greedy", hours_per_day=12)
+    assert half == pytest.approx(2 * full, rel=1e-12)
+    assert d.lifetime_years(50e6, fill=0.5, hours_per_day=24) == d.lifetime_years(50e6, fill=0.5)
+    for bad in (0, 25, -1):
+        with pytest.raises(ValueError, match=r"hours_per_day=.* must be in \(0, 24\]"):
+            d.lifetime_years(50e6, hours_per_day=bad)
+
+
+def test_duty_cycle_knob_changes_the_lifetime_not_the_run(small_run):
+    p = fs.params.get("ssd_hours_per_day")
+    assert (p.default, p.min, p.max, p.group, p.kernel) == (24, 1, 24, "storage", False)
+    with pytest.raises(ValueError, match="ssd_hours_per_day=25 is out of range"):
+        small_run.scenario.replace(ssd_hours_per_day=25)
+    half = fs.simulate(small_run.scenario.replace(ssd_hours_per_day=12))
+    assert half.series.equals(small_run.series)  # the kernel does not read it
+    d = ssd.drive("crucial-t500-1tb")
+    a, b = run_lifetime(small_run, d, 0.5), run_lifetime(half, d, 0.5)
+    assert b.years == pytest.approx(2 * a.years, rel=1e-12)
+    assert b.headline.endswith("12 hours a day")
+    wear = WearSetting(d, 0.5)
+    s24, s12 = summarize(small_run, wear=wear), summarize(half, wear=wear)
+    assert s12["ssd_lifetime_years"] == pytest.approx(2 * s24["ssd_lifetime_years"], rel=1e-12)
+    assert s12["bytes_written_per_day"] == pytest.approx(s24["bytes_written_per_day"] / 2)
+
+
+# ----------------------------------------------------------------------------------- catalog
+
+
+def _rating_in(text: str, tbw_bytes: float) -> bool:
+    tb = tbw_bytes / TB
+    forms = {f"{tb:,.0f}", f"{tb:.0f}", f"{tb / 1000:.2f} PB", f"{tb / 1000:g} PB"}
+    return any(re.search(rf"(?<![\d.,]){re.escape(f)}(?![\d])", text) for f in forms)
+
+
+def test_every_catalog_row_cites_its_source_and_has_valid_numbers():
+    df = ssd.load_catalog()
+    profiles = devices.names()
+    for row in df.iter_rows(named=True):
+        name, source = row["name"], row["source"]
+        assert re.search(r"https?://|seed 004", source), f"{name}: no address in its source"
+        assert row["device"] in profiles, name
+        assert row["nand"] in ssd.NAND_TYPES, name
+        assert 100e9 <= row["capacity_bytes"] <= 10 * TB, name
+        assert row["endurance_bytes"] > row["capacity_bytes"], name
+        if row["tbw_bytes"] is not None:
+            # the cited text (or its note) names the rating it gives
+            assert _rating_in(source + " " + row["note"], row["tbw_bytes"]), name
+        years = row["warranty_years"]
+        if years is not None and row["cycles"] is None:
+            dwpd = row["endurance_bytes"] / (row["capacity_bytes"] * 365 * years)
+            assert 0.05 <= dwpd <= 50, f"{name}: {dwpd:.3f} drive writes a day"
+
+
+def test_catalog_covers_consumer_and_data_center_tlc_and_qlc():
+    df = ssd.load_catalog()
+    consumer = df.filter(df["kind"] == "consumer")
+    caps = consumer["capacity_bytes"].to_list()
+    assert any(0.96 * TB <= c <= 1.0 * TB for c in caps)  # the 960 GB-1 TB class
+    assert 2 * TB in caps and 8 * TB in caps and 500e9 in caps
+    assert {"TLC", "QLC"} <= set(df["nand"].to_list())
+    assert {"nvme-pcie4", "sata-ssd", "nvme-dc-p4500"} <= set(df["device"].to_list())
+    for name in ("samsung-990-pro-1tb", "wd-black-sn850x-2tb", "crucial-t500-1tb"):
+        assert ssd.drive(name).device == "nvme-pcie4"
+    assert ssd.drive("samsung-870-evo-1tb").device == "sata-ssd"
+    # rows presets and lessons name keep working
+    for name in ("intel-dc-p4610-1.6tb", "samsung-990-pro-2tb", "micron-7450-pro-960gb"):
+        assert ssd.drive(name).name == name
+
+
+# ------------------------------------------------------------------------------ drive picker
+
+
+def test_a_drive_sets_its_profile_unless_device_is_given():
+    d = ssd.drive("samsung-870-evo-2tb")
+    assert drive_device(d, {}) == {"device": "sata-ssd"}
+    assert drive_device(d, {"device": "nvme-pcie4"}) == {}
+    assert drive_device(ssd.Drive("mine", capacity_bytes=TB, tbw_bytes=600 * TB), {}) == {}
+
+
+def test_cli_drive_sets_device_unless_set():
+    args = argparse.Namespace(drive="wd-black-sn850x-1tb", set=["threads=4"])
+    assert cli._drive_set(args) == ["device=nvme-pcie4"]
+    assert args.set == ["threads=4", "device=nvme-pcie4"]
+    args = argparse.Namespace(drive="wd-black-sn850x-1tb", set=["device=sata-ssd"])
+    assert cli._drive_set(args) == [] and args.set == ["device=sata-ssd"]
+    args = argparse.Namespace(drive="crucial-mx500-1tb", set=[])
+    assert cli._drive_set(args, given={"device"}) == []
+    with pytest.raises(ValueError, match="unknown drive 'floppy'"):
+        cli._drive_set(argparse.Namespace(drive="floppy", set=[]))
+
+
+def test_report_drive_runs_on_its_profile_and_says_the_same_lifetime(tmp_path, small_run):
+    html = tmp_path / "r.html"
+    argv = ["report", "default", "--seconds", "12", "--html", str(html)]
+    argv += [f"--set={k}={v}" for k, v in SMALL.items()]
+    argv += ["--drive", "samsung-870-qvo-2tb", "--fill", "0.7"]
+    assert cli.main(argv) == 0
+    page = html.read_text()
+    sc = small_run.scenario.replace(device="sata-ssd")
+    life = run_lifetime(fs.simulate(sc), ssd.drive("samsung-870-qvo-2tb"), 0.7)
+    assert f"<b>{life.headline}</b>" in page
+    assert ssd.MODEL_NAMES[ssd.DEFAULT_MODEL] in page
+
+
+def test_explorer_summary_report_and_sweep_give_one_lifetime(tmp_path, small_run):
+    setting = figures.SsdSetting(ssd.drive("kingston-nv2-1tb"), 0.6)
+    life = run_lifetime(small_run, setting.drive, setting.fill)
+    data = figures.wear_data(small_run, setting)
+    assert data["ssd_now"]["label"] == [life.headline]
+    assert data["ssd_now"]["years"] == pytest.approx([min(life.years, 100.0)])
+    # the curve of the headline's model passes through the point (fills are 1 % apart)
+    curve = data["ssd"][ssd.DEFAULT_MODEL]
+    assert np.interp(60.0, data["ssd"]["fill_pct"], curve) == pytest.approx(
+        min(life.years, 100.0), rel=1e-9
+    )
+    page = write_html(small_run, tmp_path / "r.html", drive="kingston-nv2-1tb", fill=0.6)
+    assert f"<b>{life.headline}</b>" in page.read_text()
+    row = summarize(small_run, wear=WearSetting("kingston-nv2-1tb", 0.6))
+    assert row["ssd_lifetime_years"] == life.years
