@@ -9,8 +9,10 @@ so a drag runs one simulation on release; a run's changes to the figures reach t
 message of plain lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first and
 computes the rest on another thread; the animation runs in the browser and keeps its frames there
 (player.py: a CustomJS player moves the curtain), so the kernel is free for the next knob change;
-the fill-factor slider only recomputes the wear figures. The figures and their widget are built when
-first shown, so an explorer driven only from code costs a simulation. A shown explorer simulates its
+the fill-factor and hours-a-day sliders only recompute the wear figures. The drive picker sets the
+drive's endurance and, unless "separate performance profile" is ticked, `device` too. The
+figures and their widget are built when first shown, so an explorer driven only from code costs a
+simulation. A shown explorer simulates its
 first run while the page loads and draws it when the page has drawn the figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
@@ -420,6 +422,7 @@ class Explorer:
             value=False,
             description="advanced: separate performance profile",
             indent=False,
+            layout=wide,
             tooltip="Pick the performance profile (device) apart from the drive: the drive then "
             "sets only the endurance of the lifetime.",
         )
