@@ -42,9 +42,9 @@ import numpy as np
 import polars as pl
 
 __all__ = [
-    "JESD219_DATA_FRACTIONS",
     "DEFAULT_MODEL",
     "DEFAULT_OVER_PROVISIONING",
+    "JESD219_DATA_FRACTIONS",
     "JESD219_WRITE_FRACTIONS",
     "MODELS",
     "MODEL_NAMES",
@@ -757,7 +757,7 @@ def duration_text(years: float) -> str:
     _check_range(np.asarray(y), "years", 0.0, None, what="lifetime in years")
     if math.isinf(y):
         return "no wear (nothing written)"
-    if y >= 10:
+    if round(y, 1) >= 10:
         return _count(y, "year")
     if y >= 1:
         return "about 1 year" if round(y, 1) == 1.0 else f"about {y:.1f} years"
@@ -821,9 +821,9 @@ class Drive:
     source: str = ""
     model: str = ""
     kind: str = ""
-    nand: str | None = ""
-    interface: str | None = ""
-    device: str | None = ""
+    nand: str = ""
+    interface: str = ""
+    device: str = ""
     note: str = ""
 
     def __post_init__(self) -> None:

@@ -37,6 +37,7 @@ def small_run():
         (1 / 12, "about 1 month"),
         (1.0, "about 1 year"),
         (2.5, "about 2.5 years"),
+        (9.97, "about 10 years"),
         (25.4, "about 25 years"),
         (1234.0, "about 1,234 years"),
         (0.001, "about 9 hours"),

@@ -12,8 +12,8 @@ computes the rest on another thread; the animation runs in the browser and keeps
 the fill-factor and hours-a-day sliders only recompute the wear figures. The drive picker sets the
 drive's endurance and, unless "separate performance profile" is ticked, `device` too. The
 figures and their widget are built when first shown, so an explorer driven only from code costs a
-simulation. A shown explorer simulates its
-first run while the page loads and draws it when the page has drawn the figures.
+simulation. A shown explorer simulates its first run while the page loads and draws it when the
+page has drawn the figures.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests. Every text about a knob
