@@ -83,11 +83,12 @@ DEFAULT_OVER_PROVISIONING = 0.07
 
 _OP = f"{DEFAULT_OVER_PROVISIONING:.0%}".replace("%", " %")
 MODEL_NAMES = {
-    "seed004": "free space only: no FTL, 0 % over-provisioning",
-    "desnoyers-lru": f"LRU-cleaning FTL, {_OP} over-provisioning, TRIM",
-    "desnoyers-greedy": f"greedy-cleaning FTL, {_OP} over-provisioning, TRIM",
+    "seed004": "no FTL, 0 % over-provisioning",
+    "desnoyers-lru": f"LRU FTL, {_OP} over-provisioning, TRIM",
+    "desnoyers-greedy": f"greedy FTL, {_OP} over-provisioning, TRIM",
 }
-"""Each model named for what it assumes (legends, tables; docs/model.md, SSD wear)."""
+"""Each model named for what it assumes, short enough for a legend (docs/model.md, SSD wear:
+"no FTL" is seed 004's free-space-only model; the FTLs clean the LRU or the emptiest block)."""
 
 JESD219_WRITE_FRACTIONS = (0.5, 0.3, 0.2)
 """JESD219 enterprise workload: share of writes going to each LBA class (docs/model.md)."""

@@ -190,6 +190,9 @@ def test_explorer_summary_report_and_sweep_give_one_lifetime(tmp_path, small_run
     assert np.interp(60.0, data["ssd"]["fill_pct"], curve) == pytest.approx(
         min(life.years, 100.0), rel=1e-9
     )
+    figs = figures.standalone(small_run, setting)
+    title = figs.layout.select_one({"name": figures.LIFETIME_HEADLINE})
+    assert title.text.replace("\n", " ") == life.headline
     page = write_html(small_run, tmp_path / "r.html", drive="kingston-nv2-1tb", fill=0.6)
     assert f"<b>{life.headline}</b>" in page.read_text()
     row = summarize(small_run, wear=WearSetting("kingston-nv2-1tb", 0.6))

@@ -237,6 +237,9 @@ def test_explorer_one_drive_picker_sets_profile_and_lifetime(explorer):
     assert life.drive.name == "samsung-870-evo-1tb"
     assert explorer.sources["ssd_now"].data["label"] == [life.headline]
     assert f"<td style='padding:0 6px'>{life.headline}</td>" in explorer.summary.value
+    headline = explorer.figs.layout.select_one({"name": figures.LIFETIME_HEADLINE})
+    assert headline.text.replace("\n", " ") == life.headline  # under the figure's title
+    assert explorer.engine_picker.layout.display != "none"  # hiding device hides only device
     # split: the device stays the user's when the drive changes
     explorer.split_device.value = True
     assert device.layout.display == ""
@@ -251,6 +254,7 @@ def test_explorer_one_drive_picker_sets_profile_and_lifetime(explorer):
     assert explorer.run.series is run.series
     assert explorer.lifetime().years == pytest.approx(2 * explorer.lifetime(run).years)
     assert explorer.sources["ssd_now"].data["label"][0].endswith("12 hours a day")
+    assert headline.text.endswith("12 hours a day")
     explorer.hours.value = 24
 
 

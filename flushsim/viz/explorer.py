@@ -206,6 +206,7 @@ class Explorer:
         if self._figs is None:
             self._figs = figures.build(self.sources, self.base_sources)
             figures.set_time_axis(self._figs, self._view_s)
+            figures.show_headline(self._figs, self.sources["ssd_now"].data)
             self.frame(self._view_t)
             self._figs.play.active = self._playing
         return self._figs
@@ -418,6 +419,8 @@ class Explorer:
             "a drive is picked.",
         )
         self.drive_picker.add_class("fs-knob-drive")
+        # its own layout: hidden alone (the pickers share `wide`)
+        self.controls["device"].layout = w.Layout(width=wide.width)
         self.split_device = w.Checkbox(
             value=False,
             description="advanced: separate performance profile",
@@ -681,8 +684,11 @@ class Explorer:
             self._regime_table = regime_changes(run)
             self.sources["regimes"].data = figures.regime_marks(run, self._regime_table)
             if not preview:
-                for key, columns in figures.wear_data(run, self.setting).items():
+                wear = figures.wear_data(run, self.setting)
+                for key, columns in wear.items():
                     self.sources[key].data = _lists(columns)
+                if self._figs is not None:
+                    figures.show_headline(self._figs, wear["ssd_now"])
                 self.summary.value = self._summary_html()
             if not restart:
                 return
@@ -862,6 +868,8 @@ class Explorer:
         data = figures.run_data(self._run, self.setting)
         for key in ("wa", "ssd", "ssd_now"):
             self.sources[key].data = data[key]
+        if self._figs is not None:
+            figures.show_headline(self._figs, data["ssd_now"])
         if self.baseline is not None:
             base = figures.run_data(self.baseline, self.setting)
             for key in ("wa", "ssd"):
