@@ -4,19 +4,27 @@ The explorer's summary and lifetime figure, `report`, sweeps' `ssd_lifetime_year
 `whatif`'s HTML and JSON all take it from `run_lifetime`: the run's mean write rate to the drive
 (`amplification.db_bytes`: data pages, doublewrite, redo) after its warm-up, written
 `ssd_hours_per_day` hours a day, on a drive `fill` full, under the greedy-FTL model
-(`ssd.DEFAULT_MODEL`). The sentence is `ssd.lifetime_headline`: "about 18 days at 50 % full at
+(`ssd.DEFAULT_MODEL`). The sentence is `lifetime_headline`: "about 18 days at 50 % full at
 this load, 24 hours a day". docs/model.md, SSD wear.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import amplification, ssd
 from .run import Run
 
-__all__ = ["Lifetime", "drive_device", "run_lifetime"]
+__all__ = [
+    "Lifetime",
+    "daily_rate",
+    "drive_device",
+    "duration_text",
+    "lifetime_headline",
+    "run_lifetime",
+]
 
 
 @dataclass(frozen=True)
@@ -42,7 +50,67 @@ class Lifetime:
     @property
     def headline(self) -> str:
         """The lifetime in words: "about 18 days at 50 % full at this load, 24 hours a day"."""
-        return ssd.lifetime_headline(self.years, self.fill, self.hours_per_day)
+        return lifetime_headline(self.years, self.fill, self.hours_per_day)
+
+
+def daily_rate(write_bytes_per_s: float, hours_per_day: float) -> float:
+    """The day's mean write rate of a load writing `write_bytes_per_s` `hours_per_day` hours a day.
+
+    The duty cycle: half the hours, half the rate, twice the years.
+
+    Raises:
+        ValueError: hours_per_day outside (0, 24].
+    """
+    if not 0 < hours_per_day <= 24:
+        raise ValueError(
+            f"hours_per_day={hours_per_day!r} is out of range: it must be in (0, 24] "
+            "(hours a day the load runs)"
+        )
+    return write_bytes_per_s * hours_per_day / 24.0
+
+
+def _count(n: float, unit: str) -> str:
+    return f"about {n:,.0f} {unit}{'' if round(n) == 1 else 's'}"
+
+
+def duration_text(years: float) -> str:
+    """A lifetime in words, in the unit a reader pictures: years, else months, days or hours.
+
+    2.5 -> "about 2.5 years", 0.4 -> "about 5 months", 0.05 -> "about 18 days"; a month is
+    a twelfth of the 365-day year. inf (nothing written) -> "no wear (nothing written)".
+
+    Raises:
+        ValueError: years is negative or NaN.
+    """
+    y = float(years)
+    if not y >= 0:  # NaN too
+        raise ValueError(f"years={y!r} is out of range: it must be >= 0 (lifetime in years)")
+    if math.isinf(y):
+        return "no wear (nothing written)"
+    if round(y, 1) >= 10:
+        return _count(y, "year")
+    if y >= 1:
+        return "about 1 year" if round(y, 1) == 1.0 else f"about {y:.1f} years"
+    if y * 12 >= 1:
+        return _count(y * 12, "month")
+    days = y * 365
+    if days >= 1:
+        return _count(days, "day")
+    if days * 24 >= 1:
+        return _count(days * 24, "hour")
+    return "under an hour"
+
+
+def lifetime_headline(years: float, fill: float, hours_per_day: float) -> str:
+    """The one-line answer: "about 18 days at 50 % full at this load, 24 hours a day".
+
+    Args:
+        years: the lifetime (`lifetime_years`).
+        fill: fraction of the drive holding data.
+        hours_per_day: hours a day the load runs.
+    """
+    hours = f"{hours_per_day:g} hour{'' if hours_per_day == 1 else 's'} a day"
+    return f"{duration_text(years)} at {fill * 100:.0f} % full at this load, {hours}"
 
 
 def run_lifetime(
@@ -56,7 +124,7 @@ def run_lifetime(
     # the whole run's, then cut: redo bytes are differences of consecutive LSNs
     rate = float(amplification.db_bytes(run).slice(warmup_s).mean() or 0.0)
     hours = float(run.scenario["ssd_hours_per_day"])
-    years = float(drive.lifetime_years(rate, fill=fill, model=model, hours_per_day=hours))
+    years = float(drive.lifetime_years(daily_rate(rate, hours), fill=fill, model=model))
     return Lifetime(years, fill, hours, rate, drive, model)
 
 

@@ -52,11 +52,9 @@ __all__ = [
     "Drive",
     "catalog_drives",
     "drive",
-    "duration_text",
     "effective_spare_factor",
     "endurance_bytes",
     "lambert_w0",
-    "lifetime_headline",
     "lifetime_years",
     "load_catalog",
     "sustainable_write_rate",
@@ -76,7 +74,7 @@ MODELS = ("seed004", "desnoyers-lru", "desnoyers-greedy")
 """The fill-factor models `write_amplification` and `lifetime_years` accept."""
 
 DEFAULT_MODEL = "desnoyers-greedy"
-"""The model of the lifetime headline (`lifetime_headline`), sweeps and what-ifs."""
+"""The model of the lifetime headline (`lifetime.run_lifetime`), sweeps and what-ifs."""
 
 DEFAULT_OVER_PROVISIONING = 0.07
 """Factory over-provisioning the FTL models assume: (raw - user) / user, GiB of flash sold as GB."""
@@ -617,12 +615,11 @@ def lifetime_years(
     trim: bool = True,
     pages_per_block=64,
     rating_wa=1.0,
-    hours_per_day=24,
 ):
     """Years until host writes at `write_bytes_per_s` use up the rated endurance.
 
-    lifetime = endurance x rating_wa / (write rate x hours_per_day/24 x WA(fill) x
-    SECONDS_PER_YEAR): the load writes at that rate `hours_per_day` hours a day, nothing else.
+    lifetime = endurance x rating_wa / (write rate x WA(fill) x SECONDS_PER_YEAR). A load that
+    runs only some hours a day writes at its day's mean rate (`lifetime.daily_rate`).
     Seed 004: a 1.6 TB drive rated 7,840 cycles, 75 % full, written at 2,000 pages/s x 36 KB
     lasts under 1.5 years.
 
@@ -640,8 +637,6 @@ def lifetime_years(
         pages_per_block: N_p for "desnoyers-greedy".
         rating_wa: write amplification already inside the rating (>= 1; 1 treats the rating as
             flash bytes at WA 1, as seed 004 does).
-        hours_per_day: hours a day the load runs, in (0, 24] (the duty cycle; 24: around the
-            clock). Half the hours, twice the years.
 
     Returns:
         Lifetime in years (float, or array for array inputs).
@@ -651,9 +646,6 @@ def lifetime_years(
     """
     rate = _array(write_bytes_per_s, "write_bytes_per_s")
     _check_range(rate, "write_bytes_per_s", 0.0, None, what="bytes/s")
-    hours = _array(hours_per_day, "hours_per_day")
-    _check_range(hours, "hours_per_day", 0.0, 24.0, lo_open=True, what="hours a day the load runs")
-    rate = rate * (hours / 24.0)
     budget = _budget(capacity_bytes, cycles, tbw_bytes, dwpd, warranty_years, rating_wa)
     wa = np.asarray(
         write_amplification(
@@ -669,7 +661,6 @@ def lifetime_years(
         years = np.divide(budget, wear, out=np.full(budget.shape, np.inf), where=wear > 0)
     return _result(
         years,
-        np.asarray(hours_per_day),
         *(np.asarray(v) for v in (write_bytes_per_s, capacity_bytes, fill, over_provisioning)),
         *(np.asarray(v) for v in (cycles, tbw_bytes, dwpd, warranty_years, pages_per_block)),
         np.asarray(rating_wa),
@@ -736,52 +727,6 @@ def sustainable_write_rate(
         *(np.asarray(v) for v in (cycles, tbw_bytes, dwpd, warranty_years, pages_per_block)),
         np.asarray(rating_wa),
     )
-
-
-# ------------------------------------------------------------------------------- the headline
-
-
-def _count(n: float, unit: str) -> str:
-    return f"about {n:,.0f} {unit}{'' if round(n) == 1 else 's'}"
-
-
-def duration_text(years: float) -> str:
-    """A lifetime in words, in the unit a reader pictures: years, else months, days or hours.
-
-    2.5 -> "about 2.5 years", 0.4 -> "about 5 months", 0.05 -> "about 18 days"; a month is
-    a twelfth of the 365-day year. inf (nothing written) -> "no wear (nothing written)".
-
-    Raises:
-        ValueError: years is negative or NaN.
-    """
-    y = float(_array(years, "years"))
-    _check_range(np.asarray(y), "years", 0.0, None, what="lifetime in years")
-    if math.isinf(y):
-        return "no wear (nothing written)"
-    if round(y, 1) >= 10:
-        return _count(y, "year")
-    if y >= 1:
-        return "about 1 year" if round(y, 1) == 1.0 else f"about {y:.1f} years"
-    if y * 12 >= 1:
-        return _count(y * 12, "month")
-    days = y * 365
-    if days >= 1:
-        return _count(days, "day")
-    if days * 24 >= 1:
-        return _count(days * 24, "hour")
-    return "under an hour"
-
-
-def lifetime_headline(years: float, fill: float, hours_per_day: float) -> str:
-    """The one-line answer: "about 18 days at 50 % full at this load, 24 hours a day".
-
-    Args:
-        years: the lifetime (`lifetime_years`).
-        fill: fraction of the drive holding data.
-        hours_per_day: hours a day the load runs.
-    """
-    hours = f"{hours_per_day:g} hour{'' if hours_per_day == 1 else 's'} a day"
-    return f"{duration_text(years)} at {fill * 100:.0f} % full at this load, {hours}"
 
 
 # ------------------------------------------------------------------------------------ catalog

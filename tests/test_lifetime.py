@@ -11,7 +11,13 @@ import pytest
 
 import flushsim as fs
 from flushsim import cli, devices, ssd
-from flushsim.lifetime import drive_device, run_lifetime
+from flushsim.lifetime import (
+    daily_rate,
+    drive_device,
+    duration_text,
+    lifetime_headline,
+    run_lifetime,
+)
 from flushsim.report import write_html
 from flushsim.sweep import WearSetting, summarize
 from flushsim.viz import figures
@@ -46,17 +52,17 @@ def small_run():
     ],
 )
 def test_duration_in_the_unit_a_reader_pictures(years, text):
-    assert ssd.duration_text(years) == text
+    assert duration_text(years) == text
 
 
 def test_headline_says_fill_load_and_hours():
     assert (
-        ssd.lifetime_headline(0.05, 0.5, 24)
+        lifetime_headline(0.05, 0.5, 24)
         == "about 18 days at 50 % full at this load, 24 hours a day"
     )
-    assert ssd.lifetime_headline(3.0, 0.8, 1).endswith("at 80 % full at this load, 1 hour a day")
+    assert lifetime_headline(3.0, 0.8, 1).endswith("at 80 % full at this load, 1 hour a day")
     with pytest.raises(ValueError, match="years=-1.0 is out of range"):
-        ssd.duration_text(-1.0)
+        duration_text(-1.0)
 
 
 def test_models_are_named_for_what_they_assume():
@@ -74,13 +80,13 @@ def test_models_are_named_for_what_they_assume():
 
 def test_half_the_hours_twice_the_years():
     d = ssd.drive("samsung-990-pro-1tb")
-    full = d.lifetime_years(50e6, fill=0.5, model="desnoyers-greedy")
-    half = d.lifetime_years(50e6, fill=0.5, model="desnoyers-greedy", hours_per_day=12)
+    full = d.lifetime_years(daily_rate(50e6, 24), fill=0.5, model="desnoyers-greedy")
+    half = d.lifetime_years(daily_rate(50e6, 12), fill=0.5, model="desnoyers-greedy")
     assert half == pytest.approx(2 * full, rel=1e-12)
-    assert d.lifetime_years(50e6, fill=0.5, hours_per_day=24) == d.lifetime_years(50e6, fill=0.5)
+    assert daily_rate(50e6, 24) == 50e6 and daily_rate(50e6, 6) == 12.5e6
     for bad in (0, 25, -1):
         with pytest.raises(ValueError, match=r"hours_per_day=.* must be in \(0, 24\]"):
-            d.lifetime_years(50e6, hours_per_day=bad)
+            daily_rate(50e6, bad)
 
 
 def test_duty_cycle_knob_changes_the_lifetime_not_the_run(small_run):

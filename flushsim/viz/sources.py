@@ -17,7 +17,7 @@ from bokeh.models import (
 )
 
 from .. import amplification, ssd
-from ..lifetime import run_lifetime
+from ..lifetime import daily_rate, run_lifetime
 from ..run import Run
 
 MiB = 1024 * 1024
@@ -136,9 +136,8 @@ def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str
     fills = np.linspace(0.0, 0.95, 96)
     sd = {"fill_pct": fills * 100.0}
     for model in LIFETIME_MODELS:
-        years = setting.drive.lifetime_years(
-            life.write_bytes_per_s, fill=fills, model=model, hours_per_day=life.hours_per_day
-        )
+        rate = daily_rate(life.write_bytes_per_s, life.hours_per_day)
+        years = setting.drive.lifetime_years(rate, fill=fills, model=model)
         sd[model] = _plottable(years)
     marker = {
         "fill_pct": [setting.fill * 100.0],
