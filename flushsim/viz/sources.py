@@ -135,8 +135,8 @@ def wear_data(run: Run, setting: SsdSetting | None = None) -> dict[str, dict[str
     life = run_lifetime(run, setting.drive, setting.fill)
     fills = np.linspace(0.0, 0.95, 96)
     sd = {"fill_pct": fills * 100.0}
+    rate = daily_rate(life.write_bytes_per_s, life.hours_per_day)
     for model in LIFETIME_MODELS:
-        rate = daily_rate(life.write_bytes_per_s, life.hours_per_day)
         years = setting.drive.lifetime_years(rate, fill=fills, model=model)
         sd[model] = _plottable(years)
     marker = {
