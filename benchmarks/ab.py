@@ -1,7 +1,7 @@
 """A kernel change, timed against a git revision: alternating runs, and the series compared.
 
     python benchmarks/ab.py --base HEAD --json ab.json [--presets default,seed001-lru-burst]
-                            [--pairs 3] [--repeats 3] [--runs 5]
+                            [--pairs 3] [--repeats 3] [--runs 5] [--full]
 
 The candidate is this checkout's `flushsim/` as it is on disk, edits included; the base is
 `flushsim/` and `data/` at `--base`, exported with `git archive`. Each side runs in its own
@@ -10,7 +10,9 @@ two alternate `--pairs` times: this VM's speed drifts by more than a kernel chan
 (machine.py), so only interleaved timings can be compared. A process compiles or loads the
 kernels, runs each preset once and hashes its per-second series (SHA-1 of the CSV), then times
 `--runs` kernel calls `--repeats` times and keeps the best mean (ms a run). Presets other than
-`default` run 20 simulated seconds.
+`default` run 20 simulated seconds, or their own length with `--full` (what a preset reaches
+only later, such as seed003-lru-flush-size's whole-list searches from about 36 s, is then
+compared too).
 
 Writes, per preset: both sides' ms a run at every pair, `ratio` (median of the pairs'
 candidate / base; below 1 is faster), and `series_identical` (every series hash of the
@@ -39,7 +41,7 @@ from machine import cpu_calibration_s, write_result  # noqa: E402
 SHORT_S = 20  # simulated seconds of a preset other than `default`
 
 
-def _child(tree: str, presets: list[str], repeats: int, runs: int) -> None:
+def _child(tree: str, presets: list[str], repeats: int, runs: int, full: bool) -> None:
     """Time the presets with the flushsim found in `tree`; print {preset: [hash, ms]} as JSON."""
     sys.path.insert(0, tree)
     import flushsim as fs
@@ -51,7 +53,7 @@ def _child(tree: str, presets: list[str], repeats: int, runs: int) -> None:
     result = {}
     for name in presets:
         scenario = fs.presets.get(name)
-        if name != "default":
+        if name != "default" and not full:
             scenario = scenario.replace(seconds=SHORT_S)
         series = fs.simulate(scenario).series  # compiles or loads the kernels first
         digest = hashlib.sha1(series.write_csv().encode()).hexdigest()[:12]
@@ -69,7 +71,8 @@ def _side(tree: Path, cache: Path, args: argparse.Namespace) -> dict[str, list]:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(tree)}
     done = subprocess.run(
         [sys.executable, __file__, "--child", str(tree), "--presets", args.presets]
-        + ["--repeats", str(args.repeats), "--runs", str(args.runs)],
+        + ["--repeats", str(args.repeats), "--runs", str(args.runs)]
+        + (["--full"] if args.full else []),
         capture_output=True,
         text=True,
         env=env,
@@ -104,11 +107,12 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--full", action="store_true", help="each preset's own length, not 20 s")
     ap.add_argument("--child", help=argparse.SUPPRESS)  # one side's timings, as JSON
     args = ap.parse_args()
     presets = [p for p in args.presets.split(",") if p]
     if args.child:
-        _child(args.child, presets, args.repeats, args.runs)
+        _child(args.child, presets, args.repeats, args.runs, args.full)
         return
     if not args.json:
         ap.error("--json is required")
@@ -138,6 +142,7 @@ def main() -> None:
         "base": f"{args.base} ({commit[:12]})",
         "candidate": "this checkout's flushsim/, as on disk",
         "pairs": args.pairs,
+        "simulated": "each preset's own length" if args.full else f"{SHORT_S} s (default: its own)",
         "runs_timed": f"best of {args.repeats} means of {args.runs} kernel runs",
         "cpu_calibration_s": calibration,
         "presets": {},

@@ -1,12 +1,14 @@
 """Kernel speed: simulated page accesses per second, numba kernel vs its pure-Python twin.
 
-    python benchmarks/bench.py --json bench.json
+    python benchmarks/bench.py --json bench.json [--quick] [--preset-runs 3]
 
 Writes rates (never asserted by tests): `kernel_page_accesses_per_s` on a cache-resident pool
 (64k frames), `kernel_page_accesses_per_s_1m_frames` on a 1M-frame pool (cold, so partly
 I/O-bound), and `reference_page_accesses_per_s` with `kernel_vs_reference` on a 16 MiB pool
 that both can run (the twin takes 1 simulated second, the kernel 10). One thread
-(numba.set_num_threads(1)); the kernel's figures are the best of 3 runs.
+(numba.set_num_threads(1)); the kernel's figures are the best of 3 runs. `preset_seconds` is
+the wall time of `fs.simulate` on each preset at its own length, once compiled, the best of
+`--preset-runs` runs (what a user waits for a preset in the explorer or the CLI).
 """
 
 from __future__ import annotations
@@ -66,11 +68,29 @@ def _rate(scenario: fs.Scenario, kernel: str, repeat: int) -> tuple[float, float
     return accesses / best, best, accesses
 
 
+def _preset_seconds(repeat: int) -> dict[str, float]:
+    """Wall time (s) of each preset's whole run, once compiled: the best of `repeat` runs."""
+    best = {}
+    for name in fs.presets.names():
+        scenario = fs.presets.get(name)
+        fs.simulate(scenario, seconds=1)  # loads (or compiles) the kernel outside the timing
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fs.simulate(scenario)
+            times.append(time.perf_counter() - start)
+        best[name] = round(min(times), 3)
+    return best
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", required=True, help="output file")
     ap.add_argument("--quick", action="store_true", help="skip the 1M-frame pool")
+    ap.add_argument("--preset-runs", type=int, default=3, help="runs of each preset (best kept)")
     args = ap.parse_args()
+    if args.preset_runs < 1:
+        ap.error(f"--preset-runs {args.preset_runs}: must be 1 or more")
     import numba
 
     numba.set_num_threads(1)
@@ -103,6 +123,8 @@ def main() -> int:
                 "kernel_page_accesses_1m_frames": n,
             }
         )
+    result["preset_seconds"] = _preset_seconds(args.preset_runs)
+    result["preset_runs"] = args.preset_runs
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     return 0

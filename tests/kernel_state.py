@@ -17,7 +17,7 @@ def access(p, page, write, t, resume=0):
     """threads.access_page on the state held by `p` (fr, frl, inst, ..., heap, pos attributes)."""
     return threads.access_page(
         p.g,
-        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs),
         p.knobs,
         p.out,
         L.Ring(p.ring_frame, p.ring_done),
@@ -36,7 +36,9 @@ def build_pool(p, knobs, frames):
     """
     knobs[schema.K_POOL_SIZE] = frames * int(knobs[schema.K_PAGE_SIZE])
     p.knobs = knobs
-    p.fr, p.frl, p.inst, p.page_frame, p.g, p.gf, _ = sim.init_state(knobs, 1, 4 * frames, 1)
+    p.fr, p.frl, p.inst, p.page_frame, p.runs, p.g, p.gf, _ = sim.init_state(
+        knobs, 1, 4 * frames, 1
+    )
     p.out = np.zeros((10, schema.N_COLS))
     p.ring_frame = np.zeros(frames + 1, dtype=np.int32)
     p.ring_done = np.zeros(frames + 1, dtype=np.int64)

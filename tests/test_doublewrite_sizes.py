@@ -26,12 +26,12 @@ def dispatch(engine, knobs):
     k = kernel_inputs(fs.Scenario(engine=engine, knobs=knobs)).knobs.copy()
     page = int(k[schema.K_PAGE_SIZE])
     k[schema.K_POOL_SIZE] = N * page
-    fr, frl, inst, page_frame, g, _, _ = sim.init_state(k, 1, 4 * N, 1)
+    fr, frl, inst, page_frame, runs, g, _, _ = sim.init_state(k, 1, 4 * N, 1)
     out = np.zeros((10, schema.N_COLS))
     ring = L.Ring(np.zeros(N + 1, dtype=np.int32), np.zeros(N + 1, dtype=np.int64))
     for f in range(N):
         ring_stage(g, ring.ring_frame, f, f)
-    cleaner.dispatch(g, L.Pool(fr, frl, inst, page_frame), k, out, ring, N, 0, L.IO_LIST, 0)
+    cleaner.dispatch(g, L.Pool(fr, frl, inst, page_frame, runs), k, out, ring, N, 0, L.IO_LIST, 0)
     assert out[:, schema.C_DBLWR_PAGES].sum() == N
     data_kb = N * page / 1024
     return out[:, schema.C_DBLWR_WRITES].sum(), out[:, schema.COL["wkB_s"]].sum() - data_kb

@@ -24,7 +24,7 @@ class Pool:
         kernel_state.init_pool(self, fs.Scenario(), FRAMES)
 
     def flush(self, t):
-        pool = L.Pool(self.fr, self.frl, self.inst, self.page_frame)
+        pool = L.Pool(self.fr, self.frl, self.inst, self.page_frame, self.runs)
         return free_block.single_page_flush(self.g, pool, self.knobs, self.out, 0, t)
 
 

@@ -32,6 +32,7 @@ class Tiny:
             self.frl,
             self.inst,
             self.page_frame,
+            self.runs,
             self.g,
             self.gf,
             self.rng,
@@ -105,7 +106,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     ]
     n, _ = cleaner.list_batch(
         p.g,
-        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs),
         p.knobs,
         p.out,
         L.Ring(p.ring_frame, p.ring_done),
@@ -123,7 +124,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     # a second batch may not start while the first is in flight (buf_flush_start)
     n2, _ = cleaner.list_batch(
         p.g,
-        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs),
         p.knobs,
         p.out,
         L.Ring(p.ring_frame, p.ring_done),
@@ -135,7 +136,7 @@ def test_flush_list_is_written_oldest_first_and_cleaned_on_completion():
     assert n2 == 0
     cleaner.complete_writes(
         p.g,
-        L.Pool(p.fr, p.frl, p.inst, p.page_frame),
+        L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs),
         p.knobs,
         L.Ring(p.ring_frame, p.ring_done),
         10**9,
@@ -153,7 +154,7 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     for page in range(10, 18):
         p.access(page)
     ok, t, held = free_block.single_page_flush(
-        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )
     # clean tail page 10 is simply evicted, at no I/O cost
     assert ok and t == 1000 and held == L.NIL and p.page_frame[10] == L.NO_PAGE
@@ -162,7 +163,7 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     f = p.frame(11)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
     ok, t, held = free_block.single_page_flush(
-        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )
     # doublewrite write (20 us service + 30 us latency) and fsync (200 us), then the data
     # write (50 us) and its fsync (200 us): 500 us, all on the user thread
@@ -171,7 +172,7 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     assert p.out[0, schema.C_FSYNCS] == 2 and p.out[0, schema.C_W_S] == 2
     # until then the page stays in the LRU, dirty and io-fixed: no one frees or writes it
     assert p.fr[f, L.F_IO] == L.IO_SINGLE and p.flush_list() == [11] and p.lru()[-1] == 11
-    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, f)
+    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, f)
     assert p.page_frame[11] == L.NO_PAGE and p.flush_list() == []
     assert p.fr[f, L.F_IO] == L.IO_NONE and p.inst[0, L.I_FREE_LEN] == 2  # with 10's frame
 
@@ -183,7 +184,7 @@ def test_an_update_of_a_page_in_a_single_page_flush_waits_for_it():
     f = p.frame(10)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
     _, done, held = free_block.single_page_flush(
-        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )
     assert held == f and done == 1500
     # the flushing thread holds the page latched until its I/O is done: an update re-checks
@@ -201,7 +202,7 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
         p.access(page)
     pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
     ok, t, _ = free_block.single_page_flush(
-        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, p.out, 0, 1000
+        p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )
     assert ok and t == 1000 + 50 + 200
 
@@ -224,7 +225,7 @@ def test_a_page_read_when_all_tail_pages_are_dirty_waits_for_a_single_page_flush
     assert p.fr[held, L.F_PAGE] == 10 and p.fr[held, L.F_IO] == L.IO_SINGLE
     # awake (run_step): the frame is freed, and the next iteration takes it for the read
     # (20 us service + 100 us latency), submitted at the wake: in time order
-    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame), p.knobs, held)
+    free_block.single_flush_done(L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, held)
     p.g[L.G_SLEEP_UNTIL] = p.g[L.G_FREE_K] = p.g[L.G_HELD] = 0
     t = kernel_state.access(p, 30, False, wake, resume)
     assert p.page_frame[10] == L.NO_PAGE and p.frame(30) == held

@@ -112,17 +112,17 @@ def log_checkpointer(g, frl, inst, knobs, t):
 @njit(cache=True, inline="always", _nrt=False)  # once per page write: see io.submit
 def write_complete(pool, knobs, f):
     """buf_page_io_complete for a write: the page is clean; an LRU write also frees the frame."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     f = nonneg(f)
     size = nonneg(inst[0, L.I_SIZE])
     i = f // size
     kind = fr[f, L.F_IO]
     fr[f, L.F_IO] = L.IO_NONE
-    flush_list_remove(fr, frl, inst, i, f)
+    flush_list_remove(fr, frl, inst, runs, i, f)
     if kind == L.IO_LRU:
         inst[i, L.I_PENDING_LRU] -= 1
         if fr[f, L.F_LRU] != L.ON_FREE:
-            evict(fr, inst, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
+            evict(fr, inst, runs, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
     elif kind == L.IO_MA_LRU:
         inst[i, L.I_PENDING_LRU] -= 1  # MariaDB 10.11: clean, stays in the LRU
     else:
@@ -132,7 +132,7 @@ def write_complete(pool, knobs, f):
 @njit(cache=True, _nrt=False)
 def complete_writes(g, pool, knobs, ring, t):
     """Apply every write completion due by time t (us)."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     t = nonneg(t)
@@ -196,7 +196,7 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
     (write_data_pages), the pages at completion (batch_completed). MariaDB counts both at
     dispatch and does not wait. Returns the time the dispatching thread is free again (us).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     columns(out, N_COLS)
@@ -258,7 +258,7 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
     Not limited by innodb_io_capacity: the budget is innodb_lru_scan_depth pages per instance.
     Returns (pages written, pages evicted, time the thread is free again).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     frame_columns(fr, frl, inst)
     columns(out, N_COLS)
@@ -285,7 +285,7 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
         prefetch2(fr, prev, L.F_IO)
         prefetch2(frl, prev, L.L_OLDEST_MODIFICATION)
         if replaceable(fr, frl, f):
-            evict(fr, inst, page_frame, i, f, ratio)
+            evict(fr, inst, runs, page_frame, i, f, ratio)
             evicted += 1
         elif fr[f, L.F_IO] == L.IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
             fr[f, L.F_IO] = L.IO_LRU
@@ -310,7 +310,7 @@ def list_batch(g, pool, knobs, out, ring, i, n, lsn_limit, t):
 
     Returns (pages written, time the thread is free again).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     if n <= 0 or inst[i, L.I_PENDING_LIST] > 0:
         return 0, t
@@ -379,7 +379,7 @@ def page_recommendation(g, gf, pool, knobs, out, slots, last_pages, sync, lsn_li
 
     Returns the total number of pages requested.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     n_inst = inst.shape[0]
     for i in range(n_inst):
         slots[i] = 0
@@ -476,7 +476,7 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
 
     Returns the time of the next iteration (us).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     slots, clocks = cleaners
     n_inst = inst.shape[0]

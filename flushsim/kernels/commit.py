@@ -43,7 +43,7 @@ def log_free_check(g, pool, sched, out, t):
     Above the free-check limit (G_FREE_CHECK) the thread waits for the checkpoint to move,
     re-checking every REDO_WAIT_POLL_US; waiting wakes the coordinator, which sees the sync point.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     free_check = g[L.G_FREE_CHECK]
     if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] > free_check:
         checkpoint_at(g, frl, inst, t)  # log_free_check_wait requests one: the checkpointer wakes
@@ -68,7 +68,7 @@ def ma_after_commit(g, pool, knobs, sched, t):
     every mini-transaction, and the wake-up an idle cleaner gets when a page is first dirtied is
     checked here too.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     times, heap, pos = sched
     _, age_async, max_age = ma_redo_limits(knobs)
     lsn = g[L.G_LSN]
@@ -99,7 +99,7 @@ def ma_log_free_check(g, pool, knobs, sched, out, t):
     (buf_flush_wait_flushed up to min(checkpoint + max age, checkpoint + 1 MiB), then a 10 ms
     sleep; simplified to a 10 ms poll after asking for furious flushing).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     times, heap, pos = sched
     _, _, max_age = ma_redo_limits(knobs)
     if g[L.G_LSN] - g[L.G_CHECKPOINT_LSN] <= max_age:

@@ -29,7 +29,7 @@ def single_page_flush(g, pool, knobs, out, i, t):
     one stopped if that frame is in the young part of the LRU, else at the tail
     (LRUItr::start), and moves the iterator to the previous frame before each page.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ratio = old_ratio(knobs[S.K_OLD_PCT])
     page = int(knobs[S.K_PAGE_SIZE])
     f = inst[i, L.I_SINGLE_ITR]
@@ -39,7 +39,7 @@ def single_page_flush(g, pool, knobs, out, i, t):
         prev = fr[f, L.F_PREV]
         inst[i, L.I_SINGLE_ITR] = prev
         if replaceable(fr, frl, f):
-            evict(fr, inst, page_frame, i, f, ratio)
+            evict(fr, inst, runs, page_frame, i, f, ratio)
             return True, t, L.NIL
         if fr[f, L.F_IO] == L.IO_NONE:
             fr[f, L.F_IO] = L.IO_SINGLE
@@ -60,11 +60,11 @@ def single_page_flush(g, pool, knobs, out, i, t):
 @njit(cache=True, _nrt=False)
 def single_flush_done(pool, knobs, f):
     """The single-page flush of frame f is done: the page is clean, its frame free."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     i = f // inst[0, L.I_SIZE]
     fr[f, L.F_IO] = L.IO_NONE
-    flush_list_remove(fr, frl, inst, i, f)
-    evict(fr, inst, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
+    flush_list_remove(fr, frl, inst, runs, i, f)
+    evict(fr, inst, runs, page_frame, i, f, old_ratio(knobs[S.K_OLD_PCT]))
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -79,7 +79,7 @@ def get_free_block(g, pool, knobs, out, ring, sched, i, t, resume):
     frees it on waking), and resumes at that iteration. The LRU search costs LRU_SCAN_NS a page
     examined (lru_search); nobody waits for its LRU_list_mutex.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     times, heap, pos = sched
     # resume > 0: back from the 10 ms sleep, the single-page flush comes first; resume < 0:

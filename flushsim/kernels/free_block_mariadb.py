@@ -38,7 +38,7 @@ def get_free_block_mariadb(g, pool, knobs, out, ring, sched, t, resume):
     release, the waiter that runs first takes it), and the done_free wait ends when the batch's
     last write completes, not at each page it frees.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     times, heap, pos = sched
     t0 = t

@@ -5,8 +5,8 @@ this module holds the state's private fields.
 
 The kernel keeps its state in a few plain arrays (numba caches module-level functions on arrays,
 not jitclasses). Each index below names one field. Frames are stored as rows so that the fields
-of one frame share a cache line (docs/development.md, bytes per frame): 9 int32 fields plus 2
-int64 fields is 52 bytes of state per frame.
+of one frame share a cache line (docs/development.md, bytes per frame): 10 int32 fields plus 2
+int64 fields is 56 bytes of state per frame, and the LRU's run index (R_*) at most 24 more.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ ENGINES_HANDLED = (S.ENG_MYSQL80, S.ENG_MARIADB106, S.ENG_MARIADB1011, S.ENG_MYS
 # ---------------------------------------------------------------- the state, grouped by concept
 # A kernel function takes the groups it touches (numba passes a tuple's fields as arguments),
 # plus the vectors g (G_*, int64), gf (GF_*, float64) and knobs (schema.K_*, float64).
-# the buffer pool: frames (F_* int32 rows, L_* int64 rows), instances (I_*), page -> frame
-Pool = namedtuple("Pool", ["fr", "frl", "inst", "page_frame"])
+# the buffer pool: frames (F_* int32 rows, L_* int64 rows), instances (I_*), page -> frame,
+# and the runs of the LRU list (R_* int32 rows: lru_runs.py, the host's index for the search)
+Pool = namedtuple("Pool", ["fr", "frl", "inst", "page_frame", "runs"])
 # the write-completion ring (io.py): frame and completion time (us) of each write in flight
 Ring = namedtuple("Ring", ["ring_frame", "ring_done"])
 # the scheduler: each entity's next event time (us) and the binary heap on (time, id)
@@ -54,7 +55,8 @@ F_LRU = 5  # ON_FREE, or on the LRU list: LRU_YOUNG / LRU_OLD (old sublist)
 F_IO = 6  # IO_NONE or the kind of write in flight
 F_ACCESS_MS = 7  # first access time of the page in ms (0 = not accessed yet)
 F_FREED_CLOCK = 8  # pool freed_page_clock when the page was last put at the LRU head
-N_FRAME_I32 = 9
+F_RUN = 9  # the run of the LRU list holding the frame (lru_runs.py), NIL off the LRU
+N_FRAME_I32 = 10
 
 # F_LRU values: one field for "on the LRU list" and "in its old sublist" (4 bytes a frame less)
 ON_FREE = 0
@@ -112,7 +114,25 @@ I_DBLWR_LIST_FREE = I_DBLWR_LRU_FREE + 1
 # MySQL's buf_pool.single_scan_itr: where the last single-page flush stopped (NIL: none); kept
 # like I_LRU_ITR (LRUItr::start, LRUHp::adjust)
 I_SINGLE_ITR = I_DBLWR_LIST_FREE + 1
-N_INST = I_SINGLE_ITR + 1
+# the run index (lru_runs.py): this instance's free run ids (linked through R_UP, NIL if none),
+# and the next run id never used (ids of instance i start at its I_FIRST_FRAME)
+I_RUN_FREE = I_SINGLE_ITR + 1
+I_RUN_FRESH = I_RUN_FREE + 1
+N_INST = I_RUN_FRESH + 1
+
+# ---------------------------------------------------------------- runs of the LRU list (int32 rows)
+# Host work only (lru_runs.py): a run is a stretch of consecutive LRU frames; the search skips
+# a run known to hold no replaceable frame, counting its length as pages examined.
+R_LEN = 0  # frames in the run (never 0: an emptied run is freed)
+R_TAIL = 1  # its tail-most frame (towards the eviction end)
+R_HEAD = 2  # its head-most frame
+R_UP = 3  # the next run towards the LRU head, NIL if none; a free run: the next free run
+R_DOWN = 4  # the next run towards the tail, NIL if none
+R_FIXED = 5  # 1: no frame of the run is replaceable (set by a search that walked it all)
+N_RUN = 6
+RUN_LEN = 64  # frames a new run takes at the LRU head before the next run starts
+RUN_MAX = 2 * RUN_LEN  # a run grown past this (midpoint insertions) is split in two
+RUN_MIN = RUN_LEN // 4  # a run shrunk below this joins a neighbour that has room
 
 # ---------------------------------------------------------------- globals (int64)
 G_NOW = 0  # time of the event being processed, us

@@ -1,7 +1,9 @@
 """A user thread's search of the LRU tail for a clean page: buf_LRU_scan_and_free_block.
 
 Shared by both engines' free-page paths; the search holds the LRU's mutex for LRU_SCAN_NS a
-page examined (MySQL's LRU_list_mutex, MariaDB's buf_pool.mutex).
+page examined (MySQL's LRU_list_mutex, MariaDB's buf_pool.mutex). Past the scan cache, a search
+of the whole list passes the runs known to hold no replaceable frame without reading them
+(lru_runs.py): the same frame found, the same pages examined.
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from . import layout as L
 from .hints import prefetch2
 from .io import spread
 from .pool import evict, old_ratio, replaceable
+
+# the scan cache holds the frames a bounded search passes: past them, only a whole-list search
+assert L.SCAN_CACHE == L.BUF_LRU_SEARCH_SCAN_THRESHOLD
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -35,7 +40,7 @@ def scan_and_free(pool, knobs, i, scan_all):
     Like buf_pool.lru_scan_itr, a search resumes where the last one stopped if that frame is
     in the young part of the LRU (I_LRU_ITR), and leaves it where it stops.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ratio = old_ratio(knobs[S.K_OLD_PCT])
     itr = inst[i, L.I_LRU_ITR]
     if itr >= 0 and fr[itr, L.F_LRU] != L.LRU_OLD:
@@ -45,11 +50,15 @@ def scan_and_free(pool, knobs, i, scan_all):
     after = f  # the frame after the first SCAN_CACHE frames (this one if the record is full)
     found = False
     while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+        if scanned >= L.SCAN_CACHE:  # scan_all, past the frames the cache records
+            f, passed = find_replaceable(fr, frl, runs, f)
+            scanned += passed
+            found = f >= 0
+            break
         if replaceable(fr, frl, f):
             found = True
             break
-        if scanned < L.SCAN_CACHE:
-            inst[i, L.I_SCAN_PRE + scanned] = f
+        inst[i, L.I_SCAN_PRE + scanned] = f
         scanned += 1
         f = fr[f, L.F_PREV]
         if scanned == L.SCAN_CACHE:
@@ -62,7 +71,7 @@ def scan_and_free(pool, knobs, i, scan_all):
         inst[i, L.I_SCAN_NEXT] = after
     if found:
         inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
-        evict(fr, inst, page_frame, i, f, ratio)
+        evict(fr, inst, runs, page_frame, i, f, ratio)
         # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
         prefetch2(frl, inst[i, L.I_SCAN_NEXT], L.L_OLDEST_MODIFICATION)
     else:
@@ -73,18 +82,58 @@ def scan_and_free(pool, knobs, i, scan_all):
 @njit(cache=True, _nrt=False)
 def _scan_from(pool, i, scan_all, f, ratio):
     """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache)."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     scanned = 0
-    while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
+    if scan_all:
+        f, scanned = find_replaceable(fr, frl, runs, f)
+        if f >= 0:
+            inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
+            evict(fr, inst, runs, page_frame, i, f, ratio)
+            return True, scanned
+        inst[i, L.I_LRU_ITR] = L.NIL
+        return False, scanned
+    while f >= 0 and scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD:
         prev = fr[f, L.F_PREV]
         if replaceable(fr, frl, f):
             inst[i, L.I_LRU_ITR] = prev
-            evict(fr, inst, page_frame, i, f, ratio)
+            evict(fr, inst, runs, page_frame, i, f, ratio)
             return True, scanned
         scanned += 1
         f = prev
     inst[i, L.I_LRU_ITR] = f
     return False, scanned
+
+
+@njit(cache=True, _nrt=False)
+def find_replaceable(fr, frl, runs, f):
+    """The first replaceable frame from f towards the LRU head, and the frames passed before it.
+
+    What a walk testing every frame finds (NIL and the frames up to the head if none), but a
+    run known to hold no replaceable frame is passed whole (lru_runs.py); a run walked from its
+    tail to its head without one is marked so.
+    """
+    passed = 0
+    while f >= 0:
+        r = fr[f, L.F_RUN]
+        whole = runs[r, L.R_TAIL] == f
+        while whole and runs[r, L.R_FIXED] == 1:
+            passed += runs[r, L.R_LEN]
+            r = runs[r, L.R_UP]
+            if r < 0:
+                return L.NIL, passed
+            f = runs[r, L.R_TAIL]
+        head = runs[r, L.R_HEAD]
+        while True:
+            if replaceable(fr, frl, f):
+                return f, passed
+            passed += 1
+            if f == head:
+                break
+            f = fr[f, L.F_PREV]
+        if whole:
+            runs[r, L.R_FIXED] = 1
+        f = fr[f, L.F_PREV]
+    return L.NIL, passed
 
 
 @njit(cache=True, _nrt=False)
@@ -95,7 +144,7 @@ def lru_search(pool, knobs, out, i, scan_all, t):
     buf_pool.mutex: get_free_block_mariadb and ma_lru_batch wait for it). Returns (whether a
     page was freed, time the thread releases the mutex and goes on).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     found, scanned = scan_and_free(pool, knobs, i, scan_all)
     examined = scanned + 1 if found else scanned
     t += (examined * L.LRU_SCAN_NS + 999) // 1000

@@ -84,7 +84,7 @@ def ma_lru_batch(g, pool, knobs, out, ring, max_n, t):
     The batch is collected in the free slots of the write ring after its tail (ring_stage) and
     written by the calling thread (the page cleaner, or a 10.6 user thread).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     new = is_mariadb1011(knobs)
     free_limit = int(knobs[S.K_LRU_DEPTH])
@@ -104,7 +104,7 @@ def ma_lru_batch(g, pool, knobs, out, ring, max_n, t):
         prev = fr[f, L.F_PREV]
         scanned += 1
         if replaceable(fr, frl, f):
-            evict(fr, inst, page_frame, 0, f, ratio)
+            evict(fr, inst, runs, page_frame, 0, f, ratio)
             evicted += 1
         elif fr[f, L.F_IO] == L.IO_NONE:
             if flushed >= max_n:
@@ -130,7 +130,7 @@ def ma_lru_batch(g, pool, knobs, out, ring, max_n, t):
 @njit(cache=True, _nrt=False)
 def buf_flush_lru(g, pool, knobs, out, ring, max_n, t):
     """buf_flush_LRU(max_n) of the page cleaner. Returns (pages written, time free again)."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     new = is_mariadb1011(knobs)
     if not new and g[L.G_MA_LRU_BUSY] > t:
@@ -157,7 +157,7 @@ def ma_list_batch(g, pool, knobs, out, ring, max_n, lsn, t):
 
     Returns (pages written, time the thread is free again).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     count = 0
     f = inst[0, L.I_FL_TAIL]
@@ -199,7 +199,7 @@ def af_needed_for_redo(g, knobs, oldest):
 @njit(cache=True, _nrt=False)
 def recommendation(g, gf, pool, knobs, out, last_pages, oldest, pct_lwm, dirty, pct, t):
     """page_cleaner_flush_pages_recommendation: 10.11's from 10.6.13 / 10.11.3, 2021's before."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     cur = g[L.G_LSN]
     p_lsn = af_pct_for_lsn(g, knobs, cur - oldest)
     now_s = t // 1_000_000  # time(nullptr)
@@ -310,7 +310,7 @@ def _after_lru(g, frl, inst, knobs, end):
 @njit(cache=True, _nrt=False)
 def ma_page_cleaner_round(g, gf, pool, knobs, out, ring, t):
     """One iteration of buf_flush_page_cleaner at time t (us); returns the next one's time."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     s = t // 1_000_000
     if s < out.shape[0]:
@@ -442,7 +442,7 @@ def ma_page_cleaner_round(g, gf, pool, knobs, out, ring, t):
 @njit(cache=True, _nrt=False)
 def _lru_pass_after_writes(g, gf, pool, knobs, out, ring, n, t):
     """os_aio_wait_until_no_pending_writes, then buf_flush_LRU(n)."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     done = last_write_done(g, ring_done)
     if done > t:
@@ -461,7 +461,7 @@ def user_lru_batch(g, pool, knobs, out, ring, t):
 
     Returns (pages written, time the thread continues). The thread writes its batch itself.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     flushed, _, free_at = ma_lru_batch(g, pool, knobs, out, ring, int(knobs[S.K_LRU_FLUSH_SIZE]), t)
     inst[0, L.I_TRY_LRU_SCAN] = 1

@@ -6,7 +6,8 @@ Models MySQL 8.0's `buf0lru.cc` (`buf_LRU_add_block_low`, `buf_LRU_remove_block`
 oldest_modification (no `order_lag`). Simplification: "replaceable" means clean and without
 I/O in flight (no buffer-fix between events). The scan cache (I_SCAN_*) remembers what the
 last scan_and_free walked so the next resumes there, with the same results as the twin's
-full walk. See docs/model.md, section Buffer pool lists.
+full walk; the runs of lru_runs.py let a search pass frames it knows unreplaceable. See
+docs/model.md, sections Buffer pool lists and The LRU run index.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .hints import columns, nonneg, prefetch2
 
 # imported by name: hints.columns needs a literal width (numba types a module attribute int64)
 from .layout import N_FRAME_I32, N_FRAME_I64, N_INST
+from .lru_runs import run_join_after, run_join_head, run_leave, run_may_replace
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -135,7 +137,7 @@ def scan_cache_unlink(fr, inst, i, f):
 # word by word cost more than the list work (with all three: default preset 701.6 -> 624.1 M
 # instructions a run, benchmarks/instructions.py; io.submit says the same of the I/O path)
 @njit(cache=True, inline="always", _nrt=False)
-def lru_add(fr, inst, i, f, old, ratio):
+def lru_add(fr, inst, runs, i, f, old, ratio):
     """buf_LRU_add_block_low: add at the head (young) or after LRU_old (midpoint, old)."""
     lru_columns(fr, inst)
     i = nonneg(i)
@@ -151,6 +153,7 @@ def lru_add(fr, inst, i, f, old, ratio):
             inst[i, L.I_LRU_TAIL] = f
         inst[i, L.I_LRU_HEAD] = f
         fr[f, L.F_FREED_CLOCK] = inst[i, L.I_FREED_PAGE_CLOCK]
+        run_join_head(fr, inst, runs, i, f, head)
     else:
         # the old sublist runs from LRU_old to the tail: f lands I_OLD_LEN - 1 from the tail
         scan_cache_insert(inst, i, f, inst[i, L.I_OLD_LEN] - 1)
@@ -164,6 +167,7 @@ def lru_add(fr, inst, i, f, old, ratio):
         else:
             inst[i, L.I_LRU_TAIL] = f
         inst[i, L.I_OLD_LEN] += 1
+        run_join_after(fr, inst, runs, i, f, at)
     inst[i, L.I_LRU_LEN] += 1
     fr[f, L.F_LRU] = L.LRU_YOUNG
     length = inst[i, L.I_LRU_LEN]
@@ -177,7 +181,7 @@ def lru_add(fr, inst, i, f, old, ratio):
 
 
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
-def lru_remove(fr, inst, i, f, ratio):
+def lru_remove(fr, inst, runs, i, f, ratio):
     """buf_LRU_remove_block: unlink f, keeping LRU_old and the old length right."""
     lru_columns(fr, inst)
     i = nonneg(i)
@@ -203,6 +207,7 @@ def lru_remove(fr, inst, i, f, ratio):
         inst[i, L.I_LRU_TAIL] = prev
     fr[f, L.F_PREV] = L.NIL
     fr[f, L.F_NEXT] = L.NIL
+    run_leave(fr, inst, runs, i, f, prev, nxt)
     was_old = fr[f, L.F_LRU] == L.LRU_OLD
     fr[f, L.F_LRU] = L.ON_FREE
     inst[i, L.I_LRU_LEN] -= 1
@@ -225,14 +230,14 @@ def lru_remove(fr, inst, i, f, ratio):
 
 
 @njit(cache=True, inline="always", _nrt=False)  # on hits: see io.submit
-def make_young(fr, inst, i, f, ratio):
+def make_young(fr, inst, runs, i, f, ratio):
     """buf_LRU_make_block_young: move f to the LRU head."""
     # looking through the scan cache (<= 100 entries, in the CPU cache) costs less than
     # ruling f out as replaceable first (frl's row of f: often a cache miss)
     scan_cut(inst, i, f, fr[f, L.F_PREV])
     scan_cache_unlink(fr, inst, i, f)
-    lru_remove(fr, inst, i, f, ratio)
-    lru_add(fr, inst, i, f, False, ratio)
+    lru_remove(fr, inst, runs, i, f, ratio)
+    lru_add(fr, inst, runs, i, f, False, ratio)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -274,7 +279,7 @@ def flush_list_add(fr, frl, inst, i, f, lsn):
 
 
 @njit(cache=True, _nrt=False)
-def flush_list_remove(fr, frl, inst, i, f):
+def flush_list_remove(fr, frl, inst, runs, i, f):
     """buf_flush_remove: the page is clean again (its write completed)."""
     frame_columns(fr, frl, inst)
     i = nonneg(i)
@@ -294,6 +299,7 @@ def flush_list_remove(fr, frl, inst, i, f):
     frl[f, L.L_OLDEST_MODIFICATION] = 0
     inst[i, L.I_FL_LEN] -= 1
     scan_cut(inst, i, f, f)  # f may be replaceable now
+    run_may_replace(fr, runs, f)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -303,13 +309,13 @@ def replaceable(fr, frl, f):
 
 
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add
-def evict(fr, inst, page_frame, i, f, ratio):
+def evict(fr, inst, runs, page_frame, i, f, ratio):
     """buf_LRU_free_page: drop the page, return the frame to the free list, tick the clock."""
     lru_columns(fr, inst)
     i = nonneg(i)
     f = nonneg(f)
     scan_cache_unlink(fr, inst, i, f)  # every caller made f replaceable: not in the cache
-    lru_remove(fr, inst, i, f, ratio)
+    lru_remove(fr, inst, runs, i, f, ratio)
     page_frame[fr[f, L.F_PAGE]] = L.NO_PAGE
     fr[f, L.F_PAGE] = L.NO_PAGE
     fr[f, L.F_ACCESS_MS] = 0

@@ -32,7 +32,7 @@ from .workload import pace_next
 @njit(cache=True, inline="always", _nrt=False)
 def advance(g, pool, knobs, out, ring, t):
     """Apply write completions and sample every second boundary up to time t, in order."""
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     while True:
         boundary = (g[L.G_SECOND] + 1) * 1_000_000
@@ -122,6 +122,8 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     frl = np.zeros((n_frames, L.N_FRAME_I64), dtype=np.int64)
     inst = np.zeros((n_inst, L.N_INST), dtype=np.int64)
     page_frame = np.full(table_pages, L.NO_PAGE, dtype=np.int32)
+    # at most one run a frame; rows are used from the first of each instance up (I_RUN_FRESH)
+    runs = np.zeros((n_frames, L.N_RUN), dtype=np.int32)
     for f in range(n_frames):
         fr[f, L.F_PAGE] = L.NO_PAGE
         fr[f, L.F_LRU] = L.ON_FREE
@@ -134,6 +136,8 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         inst[i, L.I_LRU_OLD] = L.NIL
         inst[i, L.I_LRU_ITR] = L.NIL
         inst[i, L.I_SINGLE_ITR] = L.NIL
+        inst[i, L.I_RUN_FREE] = L.NIL
+        inst[i, L.I_RUN_FRESH] = i * size
         inst[i, L.I_FL_HEAD] = L.NIL
         inst[i, L.I_FL_TAIL] = L.NIL
         inst[i, L.I_FIRST_FRAME] = i * size
@@ -159,7 +163,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     cache_free_check(g, knobs)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
-    return fr, frl, inst, page_frame, g, gf, rng
+    return fr, frl, inst, page_frame, runs, g, gf, rng
 
 
 @njit(cache=True, _nrt=False)
@@ -169,7 +173,7 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
     Compiled without numba's reference counting (`_nrt=False`): it allocates nothing, and
     the increments and decrements of every array argument were most of the run time.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     out, hist = series
     ring_frame, ring_done = ring
     slots, clocks = cleaners
@@ -242,7 +246,9 @@ def simulate_kernel(
     """
     knobs = knobs.copy()
     check_engine(knobs)
-    fr, frl, inst, page_frame, g, gf, rng = init_state(knobs, n_threads_max, table_pages, seed)
+    fr, frl, inst, page_frame, runs, g, gf, rng = init_state(
+        knobs, n_threads_max, table_pages, seed
+    )
     n_frames = fr.shape[0]
     out = np.zeros((seconds, S.N_COLS), dtype=np.float64)
     hist = np.zeros((seconds, S.HIST_BUCKETS), dtype=np.int64)
@@ -266,7 +272,7 @@ def simulate_kernel(
     event_loop(
         g,
         gf,
-        L.Pool(fr, frl, inst, page_frame),
+        L.Pool(fr, frl, inst, page_frame, runs),
         knobs,
         L.Series(out, hist),
         L.Ring(ring_frame, ring_done),

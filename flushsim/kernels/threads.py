@@ -37,7 +37,7 @@ def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
     when) or no free block could be found. `resume` continues an interrupted get_free_block
     (see there).
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     ring_frame, ring_done = ring
     times, heap, pos = sched
     t = nonneg(t)
@@ -64,7 +64,7 @@ def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
             t = read_data_page(g, knobs, out, ring_done, t, int(knobs[S.K_PAGE_SIZE]))
             fr[f, L.F_PAGE] = page
             page_frame[page] = f
-            lru_add(fr, inst, i, f, True, ratio)  # midpoint insertion
+            lru_add(fr, inst, runs, i, f, True, ratio)  # midpoint insertion
             fr[f, L.F_ACCESS_MS] = max(1, t // 1000)
             s = t // 1_000_000
             if s < out.shape[0]:
@@ -97,7 +97,7 @@ def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
         s = t // 1_000_000
         if r == 1:
             was_old = fr[f, L.F_LRU] == L.LRU_OLD
-            make_young(fr, inst, i, f, ratio)
+            make_young(fr, inst, runs, i, f, ratio)
             if was_old and s < out.shape[0]:
                 out[s, S.C_YOUNG] += 1
         elif r == -1 and s < out.shape[0]:
@@ -124,7 +124,7 @@ def run_step(g, pool, knobs, series, ring, sched, load, threads, e, t):
     ahead of t is kept pending and the thread yields, so that every I/O is submitted in global
     time order. A transaction begins with log_free_check. Returns the time of the next step.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, runs = pool
     out, hist = series
     ring_frame, ring_done = ring
     times, heap, pos = sched
