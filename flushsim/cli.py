@@ -550,8 +550,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_validate(args)
             else:
                 status = _cmd_run(args)
-        for w in caught:
-            print(f"warning: {w.message}", file=sys.stderr)
+        # once each: a scenario built for both sides of a what-if, or per phase, warns again
+        for text in dict.fromkeys(str(w.message) for w in caught):
+            print(f"warning: {text}", file=sys.stderr)
         return status
     except (ValueError, FileNotFoundError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -63,6 +63,14 @@ def test_cli_whatif_writes_html_and_json(mycnf, tmp_path, capsys):
     assert "warm-up 5 s" in capsys.readouterr().err
 
 
+def test_a_startup_warning_is_printed_once(mycnf, tmp_path, capsys):
+    # both sides, and the warm-up of each, build the scenario again: the server warns once
+    argv = ["whatif", str(mycnf), "--change", "innodb_io_capacity_max=100", *SMALL]
+    assert cli.main([*argv, "--warmup", "2", "--html", str(tmp_path / "w.html")]) == 0
+    err = capsys.readouterr().err
+    assert err.count("innodb_io_capacity cannot be set higher than innodb_io_capacity_max") == 1
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
