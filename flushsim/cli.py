@@ -187,6 +187,20 @@ def _warm(scenario, text):
     return longer, seconds
 
 
+def _sweep_warm(scenario, text):
+    """Like _warm, but `auto` is found for each run of the sweep, not once for the base."""
+    from .warmup import AUTO, AUTO_CAP_S, parse_warmup
+
+    if parse_warmup(text) != AUTO:
+        return _warm(scenario, text)
+    print(
+        "warm-up auto: each run's own, until its dirty pages, free pages and checkpoint age "
+        f"settle (at most {AUTO_CAP_S} s; the warmup_s column)",
+        file=sys.stderr,
+    )
+    return scenario, AUTO
+
+
 def _add_force(parser: argparse.ArgumentParser) -> None:
     """`--force`: replace an existing output file (refused otherwise)."""
     parser.add_argument("--force", action="store_true", help="replace an existing output file")
@@ -327,7 +341,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--grid and --set both give {', '.join(both)}: give each knob in one of them"
         )
-    scenario, warmup_s = _warm(_scenario(args), args.warmup)
+    scenario, warmup_s = _sweep_warm(_scenario(args), args.warmup)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         table = sweep(
