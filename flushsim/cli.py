@@ -401,7 +401,12 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
     result = whatif(config.scenario, changes, warmup=warmup, drive=args.drive or "", fill=args.fill)
     print(result.warmup_note, file=sys.stderr)
     written = {k.lower(): v for k, v in config.modelled.items()}
-    path = write_whatif_html(result, html, written=written)
+    origin = {
+        k.lower(): f"{config.files[k]}, line {config.lines[k]}"
+        for k in config.modelled
+        if k in config.files and k in config.lines
+    }
+    path = write_whatif_html(result, html, written=written, origin=origin)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
     if js is not None:
         with outputs.atomic_path(js) as tmp:
