@@ -2,13 +2,14 @@
 
     python benchmarks/slider_effects.py [PRESET] [--set KNOB=VALUE ...] [--knob NAME ...]
 
-For every slider of the explorer (flushsim/viz/explorer.py CHOICES, plus the SSD fill) it runs
-the preset with that slider at each stop, the others at the preset's values, and prints one
-row per stop: transactions a second, free-page waits (`Innodb_buffer_pool_wait_free`), pages
-flushed a second by kind (LRU batch, flush list, single page), the pool's hit ratio and the
-drive's lifetime (Desnoyers greedy FTL, the explorer's default drive), plus the host seconds
-the run took (the explorer redraws a whole run: about a second is its budget). Used to choose
-the explorer's opening scenario (docs/training.md); numbers are deterministic, times are not.
+For every slider of the explorer (flushsim/viz/explorer.py CHOICES, plus the SSD fill: `--knob
+fill`) it runs the preset with that slider at each stop, the others at the preset's values, and
+prints one row per stop: transactions a second, free-page waits (`Innodb_buffer_pool_wait_free`),
+pages flushed a second by kind (LRU batch, flush list, single page), the share of page requests
+read from the drive (miss%), the drive's lifetime in years (Desnoyers greedy FTL, the explorer's
+default drive) and the host seconds the run took (the explorer redraws a whole run: about a
+second is its budget). Used to choose the explorer's opening scenario (docs/training.md);
+numbers are deterministic, times are not.
 """
 
 from __future__ import annotations
