@@ -193,6 +193,20 @@ def _warm(scenario, text):
     return longer, seconds
 
 
+def _sweep_warm(scenario, text):
+    """Like _warm, but `auto` is found for each run of the sweep, not once for the base."""
+    from .warmup import AUTO, AUTO_CAP_S, parse_warmup
+
+    if parse_warmup(text) != AUTO:
+        return _warm(scenario, text)
+    print(
+        "warm-up auto: each run's own, until its dirty pages, free pages and checkpoint age "
+        f"settle (at most {AUTO_CAP_S} s; the warmup_s column)",
+        file=sys.stderr,
+    )
+    return scenario, AUTO
+
+
 def _add_force(parser: argparse.ArgumentParser) -> None:
     """`--force`: replace an existing output file (refused otherwise)."""
     parser.add_argument("--force", action="store_true", help="replace an existing output file")
@@ -347,7 +361,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--grid and --set both give {', '.join(both)}: give each knob in one of them"
         )
-    scenario, warmup_s = _warm(_scenario(args), args.warmup)
+    scenario, warmup_s = _sweep_warm(_scenario(args), args.warmup)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
         table = sweep(
@@ -407,7 +421,12 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
     result = whatif(config.scenario, changes, warmup=warmup, drive=args.drive or "", fill=args.fill)
     print(result.warmup_note, file=sys.stderr)
     written = {k.lower(): v for k, v in config.modelled.items()}
-    path = write_whatif_html(result, html, written=written)
+    origin = {
+        k.lower(): f"{config.files[k]}, line {config.lines[k]}"
+        for k in config.modelled
+        if k in config.files and k in config.lines
+    }
+    path = write_whatif_html(result, html, written=written, origin=origin)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
     if js is not None:
         with outputs.atomic_path(js) as tmp:
@@ -570,8 +589,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = _cmd_validate(args)
             else:
                 status = _cmd_run(args)
-        for w in caught:
-            print(f"warning: {w.message}", file=sys.stderr)
+        # once each: a scenario built for both sides of a what-if, or per phase, warns again
+        for text in dict.fromkeys(str(w.message) for w in caught):
+            print(f"warning: {text}", file=sys.stderr)
         return status
     except (ValueError, FileNotFoundError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -102,12 +102,19 @@ Innodb_buffer_pool_wait_free; at most {s["dirty_pages_max"]:,.0f} dirty pages;
 </div>"""
 
 
-def write_whatif_html(w, path: str | Path, *, written: Mapping[str, str] | None = None) -> Path:
+def write_whatif_html(
+    w,
+    path: str | Path,
+    *,
+    written: Mapping[str, str] | None = None,
+    origin: Mapping[str, str] | None = None,
+) -> Path:
     """Write a what-if (`flushsim.whatif.WhatIf`): both runs' figures and their difference.
 
     The first table gives both runs and the difference (`WhatIf.figures`); the knob table shows
-    values as written (`written`: the config's own text, e.g. 12G; the changes as given); the
-    figures draw the proposed run, the current one dashed; the regime notes come once, by run.
+    values as written (`written`: the config's own text, e.g. 12G; the changes as given) and
+    where each was read (`origin`: knob -> "conf.d/redo.cnf, line 2"); the figures draw the
+    proposed run, the current one dashed; the regime notes come once, by run.
     """
     from bokeh.embed import file_html
     from bokeh.resources import INLINE
@@ -124,7 +131,7 @@ def write_whatif_html(w, path: str | Path, *, written: Mapping[str, str] | None 
         figures.standalone(proposed, setting, current).layout, INLINE, title="flushsim what-if"
     )
     head = _whatif_header(
-        w, setting, written or {}, regime_changes(current), regime_changes(proposed)
+        w, setting, written or {}, origin or {}, regime_changes(current), regime_changes(proposed)
     )
     at = body.rfind("<body>") + len("<body>")
     with outputs.atomic_path(path) as tmp:
@@ -132,7 +139,9 @@ def write_whatif_html(w, path: str | Path, *, written: Mapping[str, str] | None 
     return path
 
 
-def _whatif_header(w, setting, written: Mapping[str, str], *regimes) -> str:
+def _whatif_header(
+    w, setting, written: Mapping[str, str], origin: Mapping[str, str], *regimes
+) -> str:
     from .whatif import ROWS
 
     fig = w.figures()
@@ -149,7 +158,8 @@ def _whatif_header(w, setting, written: Mapping[str, str], *regimes) -> str:
     )
     knob_rows = "".join(
         f"<tr><td><code>{html.escape(k)}</code></td><td>{html.escape(_as_written(k, sc, written))}"
-        f"</td><td>{html.escape(w.changes.get(k, ''))}</td></tr>"
+        f"</td><td>{html.escape(w.changes.get(k, ''))}</td>"
+        f"<td>{html.escape(origin.get(k, ''))}</td></tr>"
         for k in dict.fromkeys([*sc.knobs, *w.changes])
     )
     notes = "".join(
@@ -176,7 +186,7 @@ def _whatif_header(w, setting, written: Mapping[str, str], *regimes) -> str:
 {rows}</table>
 <h3>Knobs (as written; everything else is the server default)</h3>
 <table border=1 cellpadding=4 style="border-collapse:collapse">
-<tr><th>knob</th><th>current</th><th>proposed</th></tr>{knob_rows}</table>
+<tr><th>knob</th><th>current</th><th>proposed</th><th>read from</th></tr>{knob_rows}</table>
 <h3>Regime changes</h3>{notes}
 <p>Figures: the proposed run, the current one dashed.</p>
 </div>"""

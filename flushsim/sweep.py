@@ -39,7 +39,8 @@ import polars as pl
 from . import _sweep_workers, params, ssd
 from .lifetime import run_lifetime
 from .run import Run, latency_quantiles, simulate
-from .scenario import Scenario
+from .scenario import MAX_SECONDS, Scenario
+from .warmup import AUTO, AUTO_CAP_S, warm
 
 DEFAULT_DRIVE = "intel-dc-p4610-1.6tb"
 DEFAULT_FILL = 0.5
@@ -81,6 +82,7 @@ SUMMARY_COLUMNS = {
         "years the drive lasts at that write rate, ssd_hours_per_day hours a day "
         "(flushsim.lifetime) [years]"
     ),
+    "warmup_s": "seconds at the start left out of the summary (its own with warm-up auto) [s]",
 }
 
 
@@ -144,6 +146,7 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
         "checkpoint_age_max_pct_async": 100.0 * float(age or 0.0),
         "bytes_written_per_day": db_bytes_per_s * life.hours_per_day * 3600.0,
         "ssd_lifetime_years": life.years,
+        "warmup_s": float(warmup_s),
     }
 
 
@@ -445,10 +448,13 @@ class _Book:
 
 
 # ---------------------------------------------------------------- running
-def _run_task(task: Task, warmup_s: int, wear: WearSetting) -> tuple[int, dict[str, float]]:
+def _run_task(task: Task, warmup_s: int | str, wear: WearSetting) -> tuple[int, dict[str, float]]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", params.FlushsimWarning)  # reported once, by plan()
-        run = simulate(task.scenario)
+        scenario = task.scenario
+        if warmup_s == AUTO:  # each point settles in its own time: a larger pool fills longer
+            scenario, warmup_s, _ = warm(scenario, AUTO)
+        run = simulate(scenario)
     return task.index, summarize(run, warmup_s=warmup_s, wear=wear)
 
 
@@ -476,7 +482,7 @@ def sweep(
     workers: int | None = None,
     client=None,
     progress: bool = True,
-    warmup_s: int = 0,
+    warmup_s: int | str = 0,
     drive: str | ssd.Drive = DEFAULT_DRIVE,
     fill: float = DEFAULT_FILL,
     ftl_model: str = DEFAULT_FTL_MODEL,
@@ -492,7 +498,9 @@ def sweep(
             and `workers - 1` worker processes; 1 runs everything in this process.
         client: a `dask.distributed.Client`: run on its cluster instead of local processes.
         progress: show a progress bar (a widget in notebooks, a line in a terminal).
-        warmup_s: seconds at the start of every run left out of the summary.
+        warmup_s: seconds at the start of every run left out of the summary, or "auto": each
+            run lengthened by its own warm-up (`warmup.warm`: until its dirty pages, free
+            pages and checkpoint age settle, at most AUTO_CAP_S), simulated and left out.
         drive: the SSD whose lifetime is projected: a catalog name or an `ssd.Drive`.
         fill: fraction of that drive holding data (0 to 0.95).
         ftl_model: its FTL write-amplification model (`ssd.write_amplification`).
@@ -510,8 +518,7 @@ def sweep(
             together stops the sweep when reached, with an IncompleteSweep warning).
     """
     g = Grid(scenario, grid, seeds)
-    if not 0 <= warmup_s < scenario.seconds:
-        raise ValueError(f"warmup_s={warmup_s!r} must be between 0 and {scenario.seconds - 1}")
+    _check_warmup(warmup_s, scenario.seconds)
     wear = WearSetting(drive, fill, ftl_model)
     wear = replace(wear, drive=wear.resolved())  # the catalog read once, not every run (0.4 ms)
     ssd.write_amplification(fill, ftl_model)  # a bad fill or model fails here, not in a worker
@@ -554,6 +561,18 @@ def sweep(
             bar.close()
     _warn_incomplete(book, interrupted, refused, deaths)
     return book.table()
+
+
+def _check_warmup(warmup_s: int | str, seconds: int) -> None:
+    """A fixed warm-up shorter than the runs, or "auto" with room for its cap."""
+    if warmup_s == AUTO:
+        if seconds + AUTO_CAP_S > MAX_SECONDS:
+            raise ValueError(
+                f"warmup_s='auto' may add up to {AUTO_CAP_S} s to seconds={seconds}: more "
+                f"than {MAX_SECONDS} s"
+            )
+    elif isinstance(warmup_s, str) or not 0 <= warmup_s < seconds:
+        raise ValueError(f"warmup_s={warmup_s!r} must be 'auto' or between 0 and {seconds - 1}")
 
 
 class _RefusedPoint(Exception):

@@ -89,7 +89,8 @@ def config_table(report) -> pl.DataFrame:
     """What a config reader made of the server's text (`live.config.ConfigReport`).
 
     One row per setting: its line, the value as written, and whether flushsim models it; the
-    reader's notes follow as rows without a setting.
+    reader's notes follow as rows without a setting. A config read from a file (a my.cnf and
+    its includes) has a `file` column first: the file each line is in, as the DBA wrote it.
     """
     rows = [
         {"line": report.lines.get(k), "setting": k, "value": v, "flushsim": "modelled"}
@@ -101,6 +102,9 @@ def config_table(report) -> pl.DataFrame:
     ]
     rows += [{"line": None, "setting": "", "value": "", "flushsim": n} for n in report.notes]
     schema = {"line": pl.Int64, "setting": pl.String, "value": pl.String, "flushsim": pl.String}
+    if report.files:
+        rows = [{"file": report.files.get(r["setting"]), **r} for r in rows]
+        schema = {"file": pl.String, **schema}
     return pl.DataFrame(rows, schema=schema)
 
 

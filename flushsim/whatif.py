@@ -88,9 +88,11 @@ def read_config(path: str | Path, engine: str | None = None, **knobs: object) ->
             f"{where}, line {n}: {exc.reason} (the line reads {raw.strip()!r})"
         ) from None
     included = sorted({str(f) for f, _, _ in lines if f != path})
-    own = {k: lines[n - 1][1] for k, n in report.lines.items() if 0 < n <= len(lines)}
+    known = {k: n for k, n in report.lines.items() if 0 < n <= len(lines)}
+    own = {k: lines[n - 1][1] for k, n in known.items()}
+    files = {k: str(lines[n - 1][0]) for k, n in known.items()}
     notes = [f"Read {f} (included); its settings' lines are its own." for f in included]
-    return dataclasses.replace(report, lines=own, notes=(*report.notes, *notes))
+    return dataclasses.replace(report, lines=own, files=files, notes=(*report.notes, *notes))
 
 
 def _with_includes(text: str, path: Path, depth: int = 0) -> list[tuple[Path, int, str]]:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sweep_process import env
 
 import flushsim as fs
-from flushsim import amplification, frontier
+from flushsim import amplification, cli, frontier, warmup
 from flushsim.sweep import SUMMARY_COLUMNS, by_config, plan, summarize
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,6 +105,7 @@ def test_a_bad_value_names_its_grid_point():
     [
         ({"workers": 0}, "workers=0"),
         ({"warmup_s": 8}, "warmup_s=8"),
+        ({"warmup_s": "soon"}, "warmup_s='soon' must be 'auto'"),
         ({"drive": "no-such-drive"}, "no-such-drive"),
         ({"fill": 1.5}, "fill"),
     ],
@@ -140,6 +141,27 @@ def test_each_row_summarises_its_own_simulation(serial):
     assert row["bytes_written_per_day"] == pytest.approx(db * 86_400)
     flushed = row["pages_flushed_per_s"] * s.height
     assert row["updates_per_page_flushed"] == pytest.approx(s["dml_updates"].sum() / flushed)
+
+
+def test_warmup_auto_is_each_points_own(capsys, tmp_path):
+    # a 64 MiB pool settles in 40 s, 1 GiB in 71 s: the base's warm-up for both would be wrong
+    base = fs.presets.get("default").replace(seconds=20)
+    pools = [64 * 2**20, 2**30]
+    table = fs.sweep(
+        base, {"innodb_buffer_pool_size": pools}, warmup_s="auto", workers=1, progress=False
+    )
+    for pool, row in zip(pools, table.iter_rows(named=True), strict=True):
+        point = base.replace(innodb_buffer_pool_size=pool)
+        expected, settled = warmup.auto_warmup(point)
+        assert settled and row["warmup_s"] == expected
+        longer, cut_s, _ = warmup.warm(point, warmup.AUTO)
+        assert row["tps_mean"] == summarize(fs.simulate(longer), warmup_s=cut_s)["tps_mean"]
+    assert table["warmup_s"].n_unique() == 2
+    out = tmp_path / "s.csv"
+    argv = ["sweep", "default", "--seconds", "20", "--grid", "innodb_buffer_pool_size=64M,1G"]
+    assert cli.main([*argv, "--warmup", "auto", "--workers", "1", "--out", str(out)]) == 0
+    assert "warm-up auto: each run's own" in capsys.readouterr().err
+    assert pl.read_csv(out)["warmup_s"].to_list() == table["warmup_s"].to_list()
 
 
 def test_warmup_leaves_out_the_first_seconds():

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from flushsim import cli
+from flushsim import cli, tables
 from flushsim.whatif import ROWS, parse_changes, read_config, whatif
 
 MYCNF = """\
@@ -87,6 +87,14 @@ def test_cli_whatif_writes_html_and_json(mycnf, tmp_path, capsys):
     assert "warm-up 5 s" in capsys.readouterr().err
 
 
+def test_a_startup_warning_is_printed_once(mycnf, tmp_path, capsys):
+    # both sides, and the warm-up of each, build the scenario again: the server warns once
+    argv = ["whatif", str(mycnf), "--change", "innodb_io_capacity_max=100", *SMALL]
+    assert cli.main([*argv, "--warmup", "2", "--html", str(tmp_path / "w.html")]) == 0
+    err = capsys.readouterr().err
+    assert err.count("innodb_io_capacity cannot be set higher than innodb_io_capacity_max") == 1
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -132,3 +140,29 @@ def test_settings_keep_the_line_of_their_own_file(mycnf):
     assert report.lines["innodb_io_capacity"] == 3  # my.cnf's own line
     assert report.lines["innodb_redo_log_capacity"] == 2  # conf.d/redo.cnf's
     assert any("redo.cnf (included)" in n for n in report.notes)
+
+
+def test_each_setting_names_its_file_as_written(mycnf, monkeypatch, tmp_path, capsys):
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "lru.cnf").write_text("[mysqld]\n\ninnodb_lru_scan_depth = 512\n")
+    (tmp_path / "conf.d" / "zz.cnf").write_text("[mysqld]\n!include ../extra/lru.cnf\n")
+    monkeypatch.chdir(tmp_path)
+    report = read_config("my.cnf")
+    assert report.files == {
+        "innodb_buffer_pool_size": "my.cnf",
+        "innodb_io_capacity": "my.cnf",
+        "max_connections": "my.cnf",
+        "innodb_redo_log_capacity": "conf.d/redo.cnf",
+        "innodb_lru_scan_depth": "conf.d/../extra/lru.cnf",  # from the including file's folder
+    }
+    rows = {r["setting"]: r for r in tables.config_table(report).iter_rows(named=True)}
+    assert tables.config_table(report).columns[0] == "file"
+    assert (rows["innodb_redo_log_capacity"]["file"], rows["innodb_redo_log_capacity"]["line"]) == (
+        "conf.d/redo.cnf",
+        2,
+    )
+    argv = ["whatif", "my.cnf", "--change", "innodb_io_capacity=300", *SMALL]
+    assert cli.main([*argv, "--warmup", "2", "--html", "w.html"]) == 0
+    page = (tmp_path / "w.html").read_text()
+    assert "<td>conf.d/redo.cnf, line 2</td>" in page and "<td>my.cnf, line 2</td>" in page
+    assert capsys.readouterr().err.splitlines()[1].split()[:2] == ["file", "line"]

@@ -105,6 +105,9 @@ class ConfigReport:
         modelled: server variable -> value text, for the knobs flushsim set from the text.
         not_modelled: server variable -> value text, for everything flushsim does not model.
         lines: server variable -> 1-based line it was read from.
+        files: server variable -> the file it was read from, its path as the DBA wrote it (the
+            my.cnf as given, an included one as its `!include` / `!includedir` line names it,
+            from the including file's folder); empty for a text not read from a file.
         notes: anything else worth knowing (includes not followed, assumptions).
         config: the parsed my.cnf (my.cnf only).
         status: the parsed INNODB STATUS, with the pool's starting state (INNODB STATUS only).
@@ -117,6 +120,7 @@ class ConfigReport:
     modelled: dict[str, str] = field(default_factory=dict, hash=False)
     not_modelled: dict[str, str] = field(default_factory=dict, hash=False)
     lines: dict[str, int] = field(default_factory=dict, hash=False)
+    files: dict[str, str] = field(default_factory=dict, hash=False)
     notes: tuple[str, ...] = ()
     config: ConfigFile | None = None
     status: InnodbStatus | None = None

@@ -149,7 +149,8 @@ class Explorer:
     current Run, `baseline` the pinned one.
     """
 
-    def __init__(self, preset: str = "default", *, autoplay: bool = True) -> None:
+    # The opening scenario: every slider, the pool's size included, moves something on screen.
+    def __init__(self, preset: str = "classroom", *, autoplay: bool = True) -> None:
         self.autoplay = autoplay
         self._run: Run | None = None
         self.baseline: Run | None = None
