@@ -30,7 +30,9 @@ from .io import (
     ring_stage,
     ring_staged,
     submit,
+    submit_page_write,
 )
+from .neighbors import try_neighbors
 from .pool import (
     evict,
     flush_list_remove,
@@ -232,9 +234,12 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
                 if not batched:
                     out[ws, S.C_DBLWR_PAGES] += m
         last = start
+        prev_page = L.NO_PAGE
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
-            done = submit(g, knobs, out, start, page, True)
+            p = fr[f, L.F_PAGE]
+            done = submit_page_write(g, knobs, out, start, page, p == prev_page + 1)
+            prev_page = p
             frl[f, L.L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
@@ -288,9 +293,14 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
             evict(fr, inst, page_frame, i, f, ratio)
             evicted += 1
         elif fr[f, L.F_IO] == L.IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
-            fr[f, L.F_IO] = L.IO_LRU
-            ring_stage(g, ring_frame, count, f)
-            count += 1
+            if knobs[S.K_NEIGHBORS] != 0:  # buf_flush_page_and_try_neighbors
+                count += try_neighbors(
+                    g, pool, knobs, out, ring, i, f, L.IO_LRU, count, scan_depth, t
+                )
+            else:
+                fr[f, L.F_IO] = L.IO_LRU
+                ring_stage(g, ring_frame, count, f)
+                count += 1
         scanned += 1
         f = prev
     free_at = t
@@ -319,9 +329,12 @@ def list_batch(g, pool, knobs, out, ring, i, n, lsn_limit, t):
     while f >= 0 and count < n and frl[f, L.L_OLDEST_MODIFICATION] < lsn_limit:
         prev = fr[f, L.F_FPREV]
         if fr[f, L.F_IO] == L.IO_NONE:
-            fr[f, L.F_IO] = L.IO_LIST
-            ring_stage(g, ring_frame, count, f)
-            count += 1
+            if knobs[S.K_NEIGHBORS] != 0:  # buf_flush_page_and_try_neighbors
+                count += try_neighbors(g, pool, knobs, out, ring, i, f, L.IO_LIST, count, n, t)
+            else:
+                fr[f, L.F_IO] = L.IO_LIST
+                ring_stage(g, ring_frame, count, f)
+                count += 1
         f = prev
     if count == 0:
         return 0, t

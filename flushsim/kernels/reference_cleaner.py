@@ -34,8 +34,7 @@ class CleanerMixin:
                 self.buf_LRU_free_page(inst, f)
                 evicted += 1
             elif f.io == L.IO_NONE:
-                f.io = L.IO_LRU
-                batch.append(f)
+                self.flush_page(inst, f, L.IO_LRU, batch, scan_depth, t)
             scanned += 1
             f = prev
         free_at = self.dispatch(inst, batch, L.IO_LRU, t) if batch else t
@@ -58,13 +57,86 @@ class CleanerMixin:
             if len(batch) >= n or f.oldest_modification >= lsn_limit:
                 break
             if f.io == L.IO_NONE:
-                f.io = L.IO_LIST
-                batch.append(f)
+                self.flush_page(inst, f, L.IO_LIST, batch, n, t)
         if not batch:
             return 0, t
         free_at = self.dispatch(inst, batch, L.IO_LIST, t)
         self.count(t, S.C_BATCH, len(batch))
         return len(batch), free_at
+
+    # ------------------------------------------------------------------ neighbours
+    def neighbor_mode(self, inst: Instance, kind: int) -> int:
+        """innodb_flush_neighbors as this batch applies it now (neighbors.neighbor_mode)."""
+        mode = int(self.k.innodb_flush_neighbors)
+        if mode == 0 or inst.lru_len < L.BUF_LRU_OLD_MIN_LEN:
+            return 0
+        if self.is_mysql():
+            return mode
+        if not self.k.device_rotational:  # MariaDB: fil_space_t::is_rotational
+            return 0
+        if kind != L.IO_LIST and len(inst.free) * 2 < int(self.k.innodb_lru_scan_depth):
+            return 0
+        return mode
+
+    @staticmethod
+    def buf_flush_area(inst: Instance) -> int:
+        """min(read_ahead_area, curr_size / 16); read_ahead_area = min(64, 2^up(size / 32))."""
+        ahead = 1
+        while ahead < inst.size // 32:
+            ahead *= 2
+        return max(1, min(ahead, 64, inst.size // 16))
+
+    def buf_flush_check_neighbor(self, page: int, old_only: bool) -> bool:
+        f = self.page_frame.get(page)
+        if f is None or f.oldest_modification == 0 or f.io != L.IO_NONE:
+            return False
+        return not old_only or f.old
+
+    def buf_flush_try_neighbors(
+        self, inst: Instance, f: Frame, kind: int, batch: list[Frame], n_to_flush: int, t: int
+    ) -> None:
+        """Append victim f and its flushable neighbours to batch (neighbors.try_neighbors)."""
+        mode = self.neighbor_mode(inst, kind)
+        old_only = kind == L.IO_LRU and self.is_mysql()
+        page = f.page
+        low, high = page, page + 1
+        if mode != 0:
+            area = self.buf_flush_area(inst)
+            low = page // area * area
+            high = low + area
+            if mode == 1:
+                j = page
+                while j > low and self.buf_flush_check_neighbor(j - 1, old_only):
+                    j -= 1
+                low = j
+                j = page + 1
+                while j < high and self.buf_flush_check_neighbor(j, old_only):
+                    j += 1
+                high = j
+        n_flushed = len(batch)
+        p = low
+        while p < high:
+            if len(batch) >= n_to_flush:
+                if p > page:
+                    break
+                p = page
+            if p == page or self.buf_flush_check_neighbor(p, old_only):
+                h = self.page_frame[p]
+                h.io = kind
+                batch.append(h)
+            p += 1
+        if len(batch) - n_flushed > 1:
+            self.count(t, S.C_NEIGHBOR, len(batch) - n_flushed - 1)
+
+    def flush_page(
+        self, inst: Instance, f: Frame, kind: int, batch: list[Frame], n_to_flush: int, t: int
+    ) -> None:
+        """buf_flush_page_and_try_neighbors: f alone, or with its neighbours if the knob is on."""
+        if self.k.innodb_flush_neighbors != 0:
+            self.buf_flush_try_neighbors(inst, f, kind, batch, n_to_flush, t)
+        else:
+            f.io = kind
+            batch.append(f)
 
     # ------------------------------------------------------------------ adaptive flushing
     def checkpoint_at(self, t: int) -> None:
