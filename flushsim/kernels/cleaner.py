@@ -41,6 +41,7 @@ from .pool import (
     oldest_modification,
     replaceable,
 )
+from .scheduler import pre_sleep_check
 
 LSN_MAX = 1 << 62
 
@@ -496,8 +497,11 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
     timed_out = t >= g[L.G_PC_LOOP_START] + 1_000_000
     if timed_out:
         g[L.G_PC_LOOP_START] = t
-        g[L.G_PC_ACTIVE] = 1 if g[L.G_ACTIVITY] != g[L.G_PC_LAST_ACTIVITY] else 0
+        g[L.G_PC_WAS_ACTIVE] = 1 if g[L.G_ACTIVITY] != g[L.G_PC_LAST_ACTIVITY] else 0
         g[L.G_PC_LAST_ACTIVITY] = g[L.G_ACTIVITY]
+    # this round's is_server_active was decided before the sleep that ended at t
+    active = g[L.G_PC_ACTIVE] == 1
+    pre_sleep_check(g)
     g[L.G_PC_EVENT] = 0
     lsn_limit = LSN_MAX
     sync = False
@@ -512,7 +516,7 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
     n_lru = 0
     n_list = 0
     s = t // 1_000_000
-    if sync or g[L.G_PC_ACTIVE] == 1:
+    if sync or active:
         n = 0
         if sync:
             n = page_recommendation(

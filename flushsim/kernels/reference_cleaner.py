@@ -278,14 +278,20 @@ class CleanerMixin:
         up_to = min(self.lsn + margin - age_sync, self.lsn)
         return up_to if up_to > oldest else 0
 
+    def pre_sleep_check(self) -> None:
+        """is_server_active = was_server_active || srv_check_activity (scheduler.py)."""
+        self.pc_active = self.pc_was_active or self.activity != self.pc_last_activity
+
     def buf_flush_page_coordinator_round(self, t: int) -> int:
         """One coordinator iteration at t; returns the time of the next one."""
         n_inst = len(self.instances)
         timed_out = t >= self.pc_loop_start + 1_000_000
         if timed_out:
             self.pc_loop_start = t
-            self.pc_active = self.activity != self.pc_last_activity
+            self.pc_was_active = self.activity != self.pc_last_activity
             self.pc_last_activity = self.activity
+        active = self.pc_active  # decided before the sleep that ended at t
+        self.pre_sleep_check()
         lsn_limit, sync = LSN_MAX, False
         if self.k.innodb_flush_sync != 0:
             up_to = self.log_sync_flush_lsn()
@@ -296,7 +302,7 @@ class CleanerMixin:
         clocks = [t] * n_threads
         slots = [0] * n_inst
         n_lru = n_list = 0
-        if sync or self.pc_active:
+        if sync or active:
             n = 0
             if sync or timed_out:
                 n = self.page_recommendation(
