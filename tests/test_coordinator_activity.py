@@ -7,11 +7,8 @@ one second later than a check at the timeout would start it (issue 33).
 """
 
 import polars as pl
-import pytest
 
 import flushsim as fs
-
-pytestmark = pytest.mark.kernel
 
 KNOBS = {"innodb_buffer_pool_size": "64M", "table_rows": 200_000, "threads": 4, "write_pct": 50}
 

@@ -7,8 +7,6 @@ import flushsim as fs
 from flushsim.kernels import layout as L
 from flushsim.kernels import neighbors, reference_cleaner
 
-pytestmark = pytest.mark.kernel
-
 # Write-only transactions on a table that fits in the pool, on the 7,200 rpm disk: a small redo
 # log keeps the flush list busy, and most pages of an area are dirty at once.
 HDD = {
@@ -64,6 +62,7 @@ def test_mariadb_flushes_neighbours_only_on_rotational_storage():
         assert disk["buffer_flush_neighbor_total_pages"].sum() > 0, engine
 
 
+@pytest.mark.kernel
 def test_flush_area_is_read_ahead_area_capped_at_a_sixteenth_of_the_instance():
     class Inst:
         size = 0

@@ -49,7 +49,6 @@ NEIGHBORS = {
     **BASE,
     "innodb_buffer_pool_size": "16M",
     "table_rows": 100_000,
-    "think_time_us": 300.0,
     "device_rotational": True,
     "innodb_max_dirty_pages_pct_lwm": 10,
     "innodb_lru_scan_depth": 200,
