@@ -235,7 +235,7 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
                 if not batched:
                     out[ws, S.C_DBLWR_PAGES] += m
         last = start
-        prev_page = L.NO_PAGE
+        prev_page = L.NO_PAGE - 1  # nothing before the chunk's first write, page 0 included
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
             p = fr[f, L.F_PAGE]
