@@ -27,6 +27,7 @@ The rule, applied to every row:
   source did not print, where they came from, and which are unverified.
 - device_interface (not a catalog column): "sata" for the sata-ssd and hdd kinds, whose cache
   flush waits for the commands in flight, else "nvme" (`interface`).
+- device_rotational (not a catalog column): True for the hdd kind (`rotational`).
 - device_fsync_latency_us: for a device with a volatile write cache, the cost of a cache flush,
   from a cited measurement; for one without (power-loss protection, or a volume that
   acknowledges only durable writes) a flush has nothing to drain and costs (nearly) nothing.
@@ -281,6 +282,19 @@ def interface(name: str) -> str:
         ValueError: no such profile (see `device`).
     """
     return "sata" if device(name).kind in SATA_KINDS else "nvme"
+
+
+ROTATIONAL_KINDS = ("hdd",)
+"""Kinds that spin: the kernel's rotational flag is set, so seeks cost (device_rotational)."""
+
+
+def rotational(name: str) -> bool:
+    """The `device_rotational` of profile `name`: True for a spinning kind.
+
+    Raises:
+        ValueError: no such profile (see `device`).
+    """
+    return device(name).kind in ROTATIONAL_KINDS
 
 
 def knobs(name: str) -> dict[str, float]:

@@ -349,6 +349,21 @@ PARAMS: tuple[Param, ...] = (
         ),
     ),
     Param(
+        "innodb_flush_neighbors",
+        0,
+        0,
+        2,
+        "",
+        "Write a batch's dirty neighbours too: 0 off, 1 the contiguous dirty run around a page, "
+        "2 any dirty page of its area (up to 64 pages).",
+        source=_MAN,
+        variants=_maria(
+            default=1,
+            doc="Write a batch's dirty neighbours too (only on rotational storage): 0 off, 1 the "
+            "contiguous dirty run around a page, 2 any dirty page of its area.",
+        ),
+    ),
+    Param(
         "innodb_lru_scan_depth",
         1024,
         100,
@@ -900,6 +915,22 @@ PARAMS: tuple[Param, ...] = (
             "ATA: FLUSH CACHE (EXT) is a non-NCQ command; Linux libata defers a non-NCQ command "
             "while NCQ commands are active (ata_std_qc_defer). NVMe Flush is an ordinary queued "
             "command. A profile of data/devices.csv sets it from its kind (sata-ssd, hdd: sata)"
+        ),
+    ),
+    Param(
+        "device_rotational",
+        False,
+        None,
+        None,
+        "",
+        "A spinning disk (/sys/block/*/queue/rotational): a page write right after the write of "
+        "the page before it costs no seek, and MariaDB flushes neighbours only here.",
+        group="storage",
+        kind="bool",
+        dynamic=False,
+        source=(
+            "MariaDB fil_space_t::is_rotational (MDEV-17380) reads the block device's rotational "
+            "flag. A profile of data/devices.csv sets it from its kind (hdd: ON)"
         ),
     ),
     Param(

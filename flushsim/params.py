@@ -235,12 +235,15 @@ def validate(engine: str, values: Mapping[str, object]) -> dict[str, object]:
     if out.get("device", "custom") != "custom":
         from .devices import interface as device_interface
         from .devices import knobs as device_knobs
+        from .devices import rotational as device_rotational
 
         for name, value in device_knobs(str(out["device"])).items():
             if name not in values:  # a device_* knob set by hand wins over the profile
                 out[name] = check_value(mine[name], value)
         if "device_interface" not in values:
             out["device_interface"] = device_interface(str(out["device"]))
+        if "device_rotational" not in values:
+            out["device_rotational"] = device_rotational(str(out["device"]))
     _apply_startup_rules(engine, out, set(values))
     return out
 

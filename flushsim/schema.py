@@ -120,6 +120,8 @@ K_TRX_COMMIT = KNOB_INDEX["innodb_flush_log_at_trx_commit"]
 K_VERSION = KNOB_INDEX["version"]
 K_LSN_AGE_FACTOR = KNOB_INDEX["innodb_cleaner_lsn_age_factor"]
 K_DEV_INTERFACE = KNOB_INDEX["device_interface"]
+K_NEIGHBORS = KNOB_INDEX["innodb_flush_neighbors"]
+K_DEV_ROTATIONAL = KNOB_INDEX["device_rotational"]
 
 # ---------------------------------------------------------------- enum codes
 WL_UNIFORM, WL_ZIPF, WL_HOTSET, WL_SEQUENTIAL = (
@@ -255,6 +257,8 @@ _COLUMNS = (
     # read-write transactions committed (INNODB_METRICS trx_rw_commits): the binary log's
     # transactions, for the write-amplification chain's optional binlog stage
     ("trx_rw_commits", "trx/s"),
+    # pages written as a flushed page's neighbours (innodb_flush_neighbors), in either batch
+    ("buffer_flush_neighbor_total_pages", "pages/s"),
 )
 COLUMNS = tuple(name for name, _ in _COLUMNS)
 COL = {name: i for i, name in enumerate(COLUMNS)}
@@ -296,6 +300,7 @@ C_ADAPTIVE = COL["buffer_flush_adaptive_total_pages"]
 C_BACKGROUND = COL["buffer_flush_background_total_pages"]
 C_SYNC = COL["buffer_flush_sync_total_pages"]
 C_BATCH = COL["buffer_flush_batch_total_pages"]
+C_NEIGHBOR = COL["buffer_flush_neighbor_total_pages"]
 C_SINGLE = COL["sim_single_page_flushes"]
 C_SINGLE_FAIL = COL["buffer_LRU_single_flush_failure_count"]
 C_FREE_WAITS = COL["buffer_LRU_get_free_waits"]

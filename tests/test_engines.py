@@ -111,6 +111,7 @@ def test_mysql84_flushes_as_mysql80():
         ("innodb_io_capacity_max", 2000),
         ("innodb_adaptive_flushing_lwm", 10),
         ("innodb_doublewrite", "ON"),
+        ("innodb_flush_neighbors", 1),
     ],
 )
 def test_mariadb_defaults(engine, name, default):

@@ -52,6 +52,7 @@ def test_version_is_a_mariadb_10_6_release():
         ("innodb_doublewrite", "ON"),
         ("innodb_flush_sync", True),
         ("innodb_log_checkpoint_every", 1000),
+        ("innodb_flush_neighbors", 0),
     ],
 )
 def test_mysql80_defaults(name, default):

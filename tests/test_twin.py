@@ -4,8 +4,8 @@ Each scenario exercises other paths: LRU batches and single-page flushes (a tabl
 the pool), sync flushing (a small redo log), idle flushing, the disabled page cleaner, timeline
 changes, every workload, two instances, each doublewrite mode, and the I/O path (journal
 commits forced by fsyncs behind a neighbour's writeback on ext4; ext4's O_DIRECT inode lock;
-O_DIRECT_NO_FSYNC; redo flushes at commit and once a second; a SATA drive's flushes), and
-Percona Server's redo-age formula.
+O_DIRECT_NO_FSYNC; redo flushes at commit and once a second; a SATA drive's flushes),
+Percona Server's redo-age formula, and neighbour flushing on a rotational device.
 """
 
 import collections
@@ -41,6 +41,17 @@ DIO_LOCK = {
     "innodb_flush_method": "O_DIRECT",
     "linux_kernel": "5.3",
     "device": "nvme-dc-p4500",
+}
+
+# a pool full enough for neighbour flushing (LRU >= BUF_LRU_OLD_MIN_LEN) on a fast rotational
+# device, many dirty pages near each other, flush-list batches from the dirty-page share
+NEIGHBORS = {
+    **BASE,
+    "innodb_buffer_pool_size": "16M",
+    "table_rows": 100_000,
+    "device_rotational": True,
+    "innodb_max_dirty_pages_pct_lwm": 10,
+    "innodb_lru_scan_depth": 200,
 }
 
 SCENARIOS = {
@@ -136,6 +147,10 @@ SCENARIOS = {
     "sata-flush-waits": fs.Scenario(
         knobs={**BASE, "table_rows": 150_000, "threads": 8, "device": "sata-ssd"}, seconds=3
     ),
+    # innodb_flush_neighbors on a spinning disk (issue 33): contiguous runs, then whole areas
+    "rotational-neighbors-1-then-2": fs.Scenario(
+        knobs={**NEIGHBORS, "innodb_flush_neighbors": 1}, seconds=3
+    ).at(1.5, innodb_flush_neighbors=2),
     "trx-commit-2-then-1": fs.Scenario(
         knobs={**BASE, "innodb_flush_log_at_trx_commit": 2}, seconds=3
     ).at(1.5, innodb_flush_log_at_trx_commit=1),
@@ -187,6 +202,7 @@ MARIADB_SCENARIOS = {
         },
         # ext4's inode lock delays the writes whose end the LRU passes wait for
         "ext4-dio-lock": DIO_LOCK,
+        "rotational-neighbors-2": {**NEIGHBORS, "innodb_flush_neighbors": 2},
     }.items()
 }
 MARIADB_SCENARIOS["mariadb-10.11-paced-rate"] = fs.Scenario(
@@ -275,10 +291,12 @@ def test_mariadb_scenarios_cover_their_paths():
             "buffer_LRU_search_scanned",
             "sim_LRU_mutex_wait_ms",
             "sim_dio_lock_wait_ms",
+            "buffer_flush_neighbor_total_pages",
         ):
             if out[:, schema.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
+        "buffer_flush_neighbor_total_pages",
         "buffer_LRU_batch_flush_total_pages",
         "buffer_flush_adaptive_total_pages",
         "buffer_flush_sync_total_pages",
@@ -309,10 +327,12 @@ def test_scenarios_cover_the_flushing_paths():
             "sim_journal_commits_forced",
             "sim_dio_lock_wait_ms",
             "sim_commit_wait_ms",
+            "buffer_flush_neighbor_total_pages",
         ):
             if out[:, schema.COL[col]].sum() > 0:
                 seen.add(col)
     assert seen == {
+        "buffer_flush_neighbor_total_pages",
         "sim_commit_wait_ms",
         "sim_dio_lock_wait_ms",
         "sim_neighbour_wkB_s",

@@ -30,7 +30,9 @@ from .io import (
     ring_stage,
     ring_staged,
     submit,
+    submit_page_write,
 )
+from .neighbors import try_neighbors
 from .pool import (
     evict,
     flush_list_remove,
@@ -39,6 +41,7 @@ from .pool import (
     oldest_modification,
     replaceable,
 )
+from .scheduler import pre_sleep_check
 
 LSN_MAX = 1 << 62
 
@@ -232,9 +235,12 @@ def dispatch(g, pool, knobs, out, ring, n, i, kind, t):
                 if not batched:
                     out[ws, S.C_DBLWR_PAGES] += m
         last = start
+        prev_page = L.NO_PAGE - 1  # nothing before the chunk's first write, page 0 included
         for _ in range(k, k + m):
             f = ring_staged(g, ring_frame, 0)  # each push moves the tail onto the next one
-            done = submit(g, knobs, out, start, page, True)
+            p = fr[f, L.F_PAGE]
+            done = submit_page_write(g, knobs, out, start, page, p == prev_page + 1)
+            prev_page = p
             frl[f, L.L_IO_LATCH] = latch
             ring_push(g, ring_frame, ring_done, f, done)
             last = done
@@ -288,9 +294,14 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
             evict(fr, inst, runs, page_frame, i, f, ratio)
             evicted += 1
         elif fr[f, L.F_IO] == L.IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush
-            fr[f, L.F_IO] = L.IO_LRU
-            ring_stage(g, ring_frame, count, f)
-            count += 1
+            if knobs[S.K_NEIGHBORS] != 0:  # buf_flush_page_and_try_neighbors
+                count += try_neighbors(
+                    g, pool, knobs, out, ring, i, f, L.IO_LRU, count, scan_depth, t
+                )
+            else:
+                fr[f, L.F_IO] = L.IO_LRU
+                ring_stage(g, ring_frame, count, f)
+                count += 1
         scanned += 1
         f = prev
     free_at = t
@@ -319,9 +330,12 @@ def list_batch(g, pool, knobs, out, ring, i, n, lsn_limit, t):
     while f >= 0 and count < n and frl[f, L.L_OLDEST_MODIFICATION] < lsn_limit:
         prev = fr[f, L.F_FPREV]
         if fr[f, L.F_IO] == L.IO_NONE:
-            fr[f, L.F_IO] = L.IO_LIST
-            ring_stage(g, ring_frame, count, f)
-            count += 1
+            if knobs[S.K_NEIGHBORS] != 0:  # buf_flush_page_and_try_neighbors
+                count += try_neighbors(g, pool, knobs, out, ring, i, f, L.IO_LIST, count, n, t)
+            else:
+                fr[f, L.F_IO] = L.IO_LIST
+                ring_stage(g, ring_frame, count, f)
+                count += 1
         f = prev
     if count == 0:
         return 0, t
@@ -483,8 +497,11 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
     timed_out = t >= g[L.G_PC_LOOP_START] + 1_000_000
     if timed_out:
         g[L.G_PC_LOOP_START] = t
-        g[L.G_PC_ACTIVE] = 1 if g[L.G_ACTIVITY] != g[L.G_PC_LAST_ACTIVITY] else 0
+        g[L.G_PC_WAS_ACTIVE] = 1 if g[L.G_ACTIVITY] != g[L.G_PC_LAST_ACTIVITY] else 0
         g[L.G_PC_LAST_ACTIVITY] = g[L.G_ACTIVITY]
+    # this round's is_server_active was decided before the sleep that ended at t
+    active = g[L.G_PC_ACTIVE] == 1
+    pre_sleep_check(g)
     g[L.G_PC_EVENT] = 0
     lsn_limit = LSN_MAX
     sync = False
@@ -499,7 +516,7 @@ def page_cleaner_round(g, gf, pool, knobs, out, ring, cleaners, t):
     n_lru = 0
     n_list = 0
     s = t // 1_000_000
-    if sync or g[L.G_PC_ACTIVE] == 1:
+    if sync or active:
         n = 0
         if sync:
             n = page_recommendation(

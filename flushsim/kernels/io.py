@@ -96,8 +96,27 @@ def _count_io(out, now, done, is_write, nbytes, busy_from, busy_to):
 @njit(cache=True, inline="always", _nrt=False)
 def submit(g, knobs, out, now, nbytes, is_write):
     """Queue one I/O of `nbytes` at time `now` (us); return its completion time (us)."""
+    return _queue(g, knobs, out, now, nbytes, is_write, _service(knobs, nbytes, is_write))
+
+
+@njit(cache=True, inline="always", _nrt=False)  # once per page write: see submit
+def submit_page_write(g, knobs, out, now, nbytes, adjacent):
+    """Queue a data-page write at `now` (us); return its completion time (us).
+
+    `adjacent`: it follows the write of the page before it in the same batch. On a rotational
+    device (device_rotational) such a write costs its transfer time only, no seek: the block
+    layer's elevator merges it with the one before. On any other device, the same as submit.
+    """
+    if adjacent and knobs[S.K_DEV_ROTATIONAL] != 0:
+        service = max(int(nbytes / (knobs[S.K_DEV_WBW] * 1e6) * 1e6 + 0.5), 1)
+        return _queue(g, knobs, out, now, nbytes, True, service)
+    return submit(g, knobs, out, now, nbytes, True)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _queue(g, knobs, out, now, nbytes, is_write, service):
+    """Queue an I/O that occupies the device for `service` us; return its completion (us)."""
     now = nonneg(now)
-    service = _service(knobs, nbytes, is_write)
     if is_write:
         start = max(now, g[L.G_DEV_BUSY_WRITE])
         if start == now:

@@ -143,8 +143,8 @@ G_DEV_BUSY_WRITE = 4  # device write FIFO busy until (us)
 G_RING_HEAD = 5
 G_RING_TAIL = 6
 G_PC_LOOP_START = 7  # page cleaner: start of the current 1 s loop
-G_PC_LAST_ACTIVITY = 8
-G_PC_ACTIVE = 9  # is_server_active of the last TIMEOUT
+G_PC_LAST_ACTIVITY = 8  # the coordinator's last_activity: activity count at its last timeout
+G_PC_ACTIVE = 9  # is_server_active, decided before the coordinator's sleep, for its next round
 G_PC_EVENT = 10  # buf_flush_event is set
 G_PC_SYNC = 11  # the last round was a sync-flush round
 G_PC_LAST_PAGES = 12  # n_flushed_list of the last round (feeds avg_page_rate)
@@ -208,7 +208,9 @@ G_NEXT_PAGE = 59  # hint only: the page prefetch_uniform looked ahead to (worklo
 G_CKPT_WAKE = 60
 G_CKPT_ACTIVITY = 61
 G_CKPT_TIME = 62
-N_G = 63
+# the coordinator's was_server_active: commits in the second before its last timeout
+G_PC_WAS_ACTIVE = 63
+N_G = 64
 
 # workload.spread_row: odd multiplier of the row permutation. Below 2**26, so that x * SPREAD_KEY
 # stays below 2**63 for every x below 2**37 (table_rows <= 10**11).

@@ -19,6 +19,7 @@ from . import layout as L
 from .cleaner import checkpoint, dispatch
 from .engine import is_mariadb1011
 from .io import fsync, ring_done_at, ring_stage
+from .neighbors import try_neighbors
 from .pool import evict, old_ratio, oldest_modification, replaceable
 
 LSN_MAX = 1 << 62
@@ -109,9 +110,12 @@ def ma_lru_batch(g, pool, knobs, out, ring, max_n, t):
         elif fr[f, L.F_IO] == L.IO_NONE:
             if flushed >= max_n:
                 break
-            fr[f, L.F_IO] = kind
-            ring_stage(g, ring_frame, flushed, f)
-            flushed += 1
+            if knobs[S.K_NEIGHBORS] != 0:
+                flushed += try_neighbors(g, pool, knobs, out, ring, 0, f, kind, flushed, max_n, t)
+            else:
+                fr[f, L.F_IO] = kind
+                ring_stage(g, ring_frame, flushed, f)
+                flushed += 1
         f = prev
     # buf_pool.mutex is held while the batch examines pages; the writes go out after
     t += (scanned * L.LRU_SCAN_NS + 999) // 1000
@@ -164,9 +168,12 @@ def ma_list_batch(g, pool, knobs, out, ring, max_n, lsn, t):
     while f >= 0 and count < max_n and frl[f, L.L_OLDEST_MODIFICATION] < lsn:
         prev = fr[f, L.F_FPREV]
         if fr[f, L.F_IO] == L.IO_NONE:
-            fr[f, L.F_IO] = L.IO_LIST
-            ring_stage(g, ring_frame, count, f)
-            count += 1
+            if knobs[S.K_NEIGHBORS] != 0:
+                count += try_neighbors(g, pool, knobs, out, ring, 0, f, L.IO_LIST, count, max_n, t)
+            else:
+                fr[f, L.F_IO] = L.IO_LIST
+                ring_stage(g, ring_frame, count, f)
+                count += 1
         f = prev
     if count == 0:
         return 0, t

@@ -94,8 +94,9 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
         # page cleaner coordinator
         self.pc_disabled = self.k.innodb_page_cleaner_disabled_debug != 0
         self.pc_loop_start = -1_000_000
-        self.pc_last_activity = 0
+        self.pc_last_activity = -1  # the workload starts just before the timeout at 0 (sim.py)
         self.pc_active = False
+        self.pc_was_active = False
         self.pc_sync = False
         self.pc_last_pages = 0
         self.pc_round_end = 0
@@ -228,6 +229,7 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
                 elif self.pc_disabled:
                     self.pc_disabled = False
                     self.pc_loop_start = t - 1_000_000
+                    self.pre_sleep_check()
                     self.times[cleaner] = t
             elif knob == S.K_THREADS:
                 self.n_active = min(int(value), self.n_threads_max)

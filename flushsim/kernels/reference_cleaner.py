@@ -34,8 +34,7 @@ class CleanerMixin:
                 self.buf_LRU_free_page(inst, f)
                 evicted += 1
             elif f.io == L.IO_NONE:
-                f.io = L.IO_LRU
-                batch.append(f)
+                self.flush_page(inst, f, L.IO_LRU, batch, scan_depth, t)
             scanned += 1
             f = prev
         free_at = self.dispatch(inst, batch, L.IO_LRU, t) if batch else t
@@ -58,13 +57,86 @@ class CleanerMixin:
             if len(batch) >= n or f.oldest_modification >= lsn_limit:
                 break
             if f.io == L.IO_NONE:
-                f.io = L.IO_LIST
-                batch.append(f)
+                self.flush_page(inst, f, L.IO_LIST, batch, n, t)
         if not batch:
             return 0, t
         free_at = self.dispatch(inst, batch, L.IO_LIST, t)
         self.count(t, S.C_BATCH, len(batch))
         return len(batch), free_at
+
+    # ------------------------------------------------------------------ neighbours
+    def neighbor_mode(self, inst: Instance, kind: int) -> int:
+        """innodb_flush_neighbors as this batch applies it now (neighbors.neighbor_mode)."""
+        mode = int(self.k.innodb_flush_neighbors)
+        if mode == 0 or inst.lru_len < L.BUF_LRU_OLD_MIN_LEN:
+            return 0
+        if self.is_mysql():
+            return mode
+        if not self.k.device_rotational:  # MariaDB: fil_space_t::is_rotational
+            return 0
+        if kind != L.IO_LIST and len(inst.free) * 2 < int(self.k.innodb_lru_scan_depth):
+            return 0
+        return mode
+
+    @staticmethod
+    def buf_flush_area(inst: Instance) -> int:
+        """min(read_ahead_area, curr_size / 16); read_ahead_area = min(64, 2^up(size / 32))."""
+        ahead = 1
+        while ahead < inst.size // 32:
+            ahead *= 2
+        return max(1, min(ahead, 64, inst.size // 16))
+
+    def buf_flush_check_neighbor(self, page: int, old_only: bool) -> bool:
+        f = self.page_frame.get(page)
+        if f is None or f.oldest_modification == 0 or f.io != L.IO_NONE:
+            return False
+        return not old_only or f.old
+
+    def buf_flush_try_neighbors(
+        self, inst: Instance, f: Frame, kind: int, batch: list[Frame], n_to_flush: int, t: int
+    ) -> None:
+        """Append victim f and its flushable neighbours to batch (neighbors.try_neighbors)."""
+        mode = self.neighbor_mode(inst, kind)
+        old_only = kind == L.IO_LRU and self.is_mysql()
+        page = f.page
+        low, high = page, page + 1
+        if mode != 0:
+            area = self.buf_flush_area(inst)
+            low = page // area * area
+            high = low + area
+            if mode == 1:
+                j = page
+                while j > low and self.buf_flush_check_neighbor(j - 1, old_only):
+                    j -= 1
+                low = j
+                j = page + 1
+                while j < high and self.buf_flush_check_neighbor(j, old_only):
+                    j += 1
+                high = j
+        n_flushed = len(batch)
+        p = low
+        while p < high:
+            if len(batch) >= n_to_flush:
+                if p > page:
+                    break
+                p = page
+            if p == page or self.buf_flush_check_neighbor(p, old_only):
+                h = self.page_frame[p]
+                h.io = kind
+                batch.append(h)
+            p += 1
+        if len(batch) - n_flushed > 1:
+            self.count(t, S.C_NEIGHBOR, len(batch) - n_flushed - 1)
+
+    def flush_page(
+        self, inst: Instance, f: Frame, kind: int, batch: list[Frame], n_to_flush: int, t: int
+    ) -> None:
+        """buf_flush_page_and_try_neighbors: f alone, or with its neighbours if the knob is on."""
+        if self.k.innodb_flush_neighbors != 0:
+            self.buf_flush_try_neighbors(inst, f, kind, batch, n_to_flush, t)
+        else:
+            f.io = kind
+            batch.append(f)
 
     # ------------------------------------------------------------------ adaptive flushing
     def checkpoint_at(self, t: int) -> None:
@@ -206,14 +278,20 @@ class CleanerMixin:
         up_to = min(self.lsn + margin - age_sync, self.lsn)
         return up_to if up_to > oldest else 0
 
+    def pre_sleep_check(self) -> None:
+        """is_server_active = was_server_active || srv_check_activity (scheduler.py)."""
+        self.pc_active = self.pc_was_active or self.activity != self.pc_last_activity
+
     def buf_flush_page_coordinator_round(self, t: int) -> int:
         """One coordinator iteration at t; returns the time of the next one."""
         n_inst = len(self.instances)
         timed_out = t >= self.pc_loop_start + 1_000_000
         if timed_out:
             self.pc_loop_start = t
-            self.pc_active = self.activity != self.pc_last_activity
+            self.pc_was_active = self.activity != self.pc_last_activity
             self.pc_last_activity = self.activity
+        active = self.pc_active  # decided before the sleep that ended at t
+        self.pre_sleep_check()
         lsn_limit, sync = LSN_MAX, False
         if self.k.innodb_flush_sync != 0:
             up_to = self.log_sync_flush_lsn()
@@ -224,7 +302,7 @@ class CleanerMixin:
         clocks = [t] * n_threads
         slots = [0] * n_inst
         n_lru = n_list = 0
-        if sync or self.pc_active:
+        if sync or active:
             n = 0
             if sync or timed_out:
                 n = self.page_recommendation(

@@ -48,7 +48,19 @@ class IoMixin:
         self.spread(S.C_UTIL, busy_from, busy_to, 1.0)
 
     def submit(self, now: int, nbytes: int, is_write: bool) -> int:
-        service = self.service(nbytes, is_write)
+        return self.queue(now, nbytes, is_write, self.service(nbytes, is_write))
+
+    def submit_page_write(self, now: int, nbytes: int, adjacent: bool) -> int:
+        """A page write; right after its page's predecessor on a spinning disk, no seek."""
+        if adjacent and self.k.device_rotational:
+            bandwidth = self.k.device_write_bandwidth_mb_s
+            return self.queue(
+                now, nbytes, True, max(int(nbytes / (bandwidth * 1e6) * 1e6 + 0.5), 1)
+            )
+        return self.submit(now, nbytes, True)
+
+    def queue(self, now: int, nbytes: int, is_write: bool, service: int) -> int:
+        """An I/O occupying the device for `service` us (io._queue); returns its completion."""
         if is_write:
             start = max(now, self.dev_busy_write)
             if start == now:  # busy only with the neighbour's writeback, if at all

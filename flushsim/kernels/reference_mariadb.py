@@ -91,8 +91,7 @@ class MariaDBMixin:
             elif f.io == L.IO_NONE:
                 if len(batch) >= max_n:
                     break
-                f.io = kind
-                batch.append(f)
+                self.flush_page(inst, f, kind, batch, max_n, t)
             f = prev
         t += (scanned * L.LRU_SCAN_NS + 999) // 1000
         inst.lru_mutex = t

@@ -210,8 +210,10 @@ class PoolMixin:
                 if not batched:
                     self.count(t, S.C_DBLWR_PAGES, len(part))
             last = start
+            prev_page = L.NO_PAGE - 1  # no write before the chunk's first, page 0 included
             for f in part:
-                done = self.submit(start, page, True)
+                done = self.submit_page_write(start, page, f.page == prev_page + 1)
+                prev_page = f.page
                 f.io_latch = latch
                 self.writes_in_flight.append((done, f))
                 self.writes_pushed += 1

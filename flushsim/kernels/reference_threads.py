@@ -47,7 +47,10 @@ class ThreadsMixin:
         return self.rng.unit() * 100.0 < wp
 
     def signal_cleaner(self, t: int, force: bool) -> None:
-        if self.pc_disabled or (not self.pc_active and not self.pc_sync and not force):
+        if self.pc_disabled:
+            return
+        if not self.pc_active and not self.pc_sync and not force:
+            self.pre_sleep_check()  # woken, nothing to do: it checks again before sleeping on
             return
         cleaner = len(self.times) - 1
         self.times[cleaner] = min(self.times[cleaner], max(t, self.pc_round_end))

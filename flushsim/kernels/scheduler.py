@@ -85,6 +85,17 @@ def wake_cleaner_at(g, sched, t):
         heap_fix(sched, cleaner)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def pre_sleep_check(g):
+    """is_server_active = was_server_active || srv_check_activity(last_activity).
+
+    The coordinator evaluates it at the top of its loop, before it sleeps, and acts on it in
+    the round after the sleep. A round is one event, so that is at the end of a round.
+    """
+    busy = g[L.G_PC_WAS_ACTIVE] == 1 or g[L.G_ACTIVITY] != g[L.G_PC_LAST_ACTIVITY]
+    g[L.G_PC_ACTIVE] = 1 if busy else 0
+
+
 @njit(cache=True, _nrt=False)
 def signal_cleaner(g, sched, t, force):
     """os_event_set(buf_flush_event): wake a sleeping page cleaner now.
@@ -93,8 +104,13 @@ def signal_cleaner(g, sched, t, force):
     flush point first, whether or not the server counts as active.
     """
     g[L.G_PC_EVENT] = 1
-    if g[L.G_PC_DISABLED] == 1 or (g[L.G_PC_ACTIVE] == 0 and g[L.G_PC_SYNC] == 0 and not force):
-        return  # an inactive coordinator wakes, finds nothing to do and sleeps again
+    if g[L.G_PC_DISABLED] == 1:
+        return
+    if g[L.G_PC_ACTIVE] == 0 and g[L.G_PC_SYNC] == 0 and not force:
+        # an inactive coordinator wakes, finds nothing to do, and checks activity again at the
+        # top of its loop before it sleeps on: its next timed round may be an active one
+        pre_sleep_check(g)
+        return
     wake_cleaner_at(g, sched, t)
 
 

@@ -24,7 +24,7 @@ from .layout import N_TH
 from .mariadb import ma_page_cleaner_round
 from .pool import frame_columns
 from .sampling import sample_second
-from .scheduler import heap_fix, next_entry, wake_threads
+from .scheduler import heap_fix, next_entry, pre_sleep_check, wake_threads
 from .threads import run_step
 from .workload import pace_next
 
@@ -89,8 +89,10 @@ def apply_event(g, knobs, th, sched, kind, knob, value, t):
                 times[cleaner] = L.INF_TIME
             elif g[L.G_PC_DISABLED] == 1:
                 g[L.G_PC_DISABLED] = 0
-                # The coordinator leaves its disabled loop and starts a full (timed-out) round.
+                # The coordinator leaves its disabled loop, checks activity at the top of its
+                # loop and starts a full (timed-out) round.
                 g[L.G_PC_LOOP_START] = t - 1_000_000
+                pre_sleep_check(g)
                 times[cleaner] = t
             heap_fix(sched, cleaner)
         elif knob == S.K_THREADS:
@@ -155,6 +157,9 @@ def init_state(knobs, n_threads_max, table_pages, seed):
     g[L.G_CHECKPOINT_LSN] = S.LOG_START_LSN
     g[L.G_LOG_FLUSH_LSN] = S.LOG_START_LSN
     g[L.G_PC_LOOP_START] = -1_000_000
+    # The workload starts just before the coordinator's timeout at 0: its round at 0 is idle
+    # (decided before its sleep), the timeout sees activity (docs/model.md, coordinator loop).
+    g[L.G_PC_LAST_ACTIVITY] = -1
     g[L.G_PC_DISABLED] = 1 if knobs[S.K_PC_DISABLED] != 0 else 0
     g[L.G_N_THREADS_MAX] = n_threads_max
     g[L.G_N_ACTIVE] = min(int(knobs[S.K_THREADS]), n_threads_max)
