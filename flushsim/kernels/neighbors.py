@@ -76,7 +76,7 @@ def try_neighbors(g, pool, knobs, out, ring, i, f, kind, n_flushed, n_to_flush, 
     still written. Adds the neighbours (staged - 1) to buffer_flush_neighbor_total_pages at t.
     Returns the number staged, f included.
     """
-    fr, frl, inst, page_frame = pool
+    fr, frl, inst, page_frame, _runs = pool
     ring_frame, ring_done = ring
     f = nonneg(f)
     mode = neighbor_mode(inst, knobs, i, kind)
