@@ -1,18 +1,19 @@
 """A run in pieces: simulate to second W, keep the kernel's whole state, resume it later.
 
 `start(scenario, rows)` is a run at second 0 whose series has room for `rows` seconds;
-`resume(paused, seconds, changes)` copies it and simulates on to second `seconds`, applying
-`changes` (Scenario.changes tuples in absolute seconds, none before the pause) on the way, so a
-SET GLOBAL at the pause goes the way of any timeline event. The paused run is left as it was:
-it can be resumed again, with other changes. Running to W and resuming to W + D is the same
-run, bit for bit, as running to W + D at once (tests/test_resume.py); series rows stay indexed
-by absolute second. docs/model.md, "Warm starts".
+`resume(paused, seconds, changes)` copies it and simulates on to second `seconds` (`go_on`
+without the copy), applying `changes` (Scenario.changes tuples in absolute seconds, none before
+the pause) on the way, so a SET GLOBAL at the pause goes the way of any timeline event. The
+paused run is left as it was: it can be resumed again, with other changes. Running to W and
+resuming to W + D is the same run, bit for bit, as running to W + D at once
+(tests/test_resume.py); series rows stay indexed by absolute second. docs/model.md, "Warm starts".
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 
 import numpy as np
 import polars as pl
@@ -78,31 +79,32 @@ def start(scenario: Scenario, rows: int, *, kernel: str = "numba") -> Paused:
 
 def resume(paused: Paused, seconds: int, changes=()) -> Paused:
     """A copy of `paused` simulated on to second `seconds`, applying `changes` on the way."""
+    if paused.kernel == "numba":
+        from .kernels.sim import copy_state
+
+        state = copy_state(paused.state)
+    else:
+        state = copy.deepcopy(paused.state)
+    return go_on(dc_replace(paused, state=state), seconds, changes)
+
+
+def go_on(paused: Paused, seconds: int, changes=()) -> Paused:
+    """`paused` itself simulated on to `seconds` (no copy: use only what this returns after)."""
     changes = tuple(sorted(changes, key=lambda c: c[0]))
     check_resume(paused, seconds, changes)
     arrays = timeline_arrays(changes)
     if paused.kernel == "numba":
-        from .kernels.sim import copy_state, run_state
+        from .kernels.sim import run_state
 
-        state = copy_state(paused.state)
         try:
-            run_state(state, *arrays, seconds)
+            run_state(paused.state, *arrays, seconds)
         except SystemError as exc:
             if (interrupt := _interrupted(exc)) is not None:
                 raise interrupt from None
             raise
     else:
-        state = copy.deepcopy(paused.state)
-        state.run_to(seconds, arrays)
-    return Paused(
-        paused.scenario,
-        seconds,
-        paused.rows,
-        paused.n_threads_max,
-        paused.zipf,
-        paused.kernel,
-        state,
-    )
+        paused.state.run_to(seconds, arrays)
+    return dc_replace(paused, second=seconds)
 
 
 def check_resume(paused: Paused, seconds: int, changes) -> None:

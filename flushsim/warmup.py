@@ -4,7 +4,7 @@ Every run starts like a freshly started server, its pool empty. `warm_up(scenari
 simulates the warm-up and keeps the kernel's state at its end (a `Warm`); `simulate_warm` runs
 the scenario on from there, or from a `Warm` it is given (`warm=`), the knobs that differ set
 with SET GLOBAL at second 0 of the run: what a DBA does on a warm server. `warmup` is whole
-seconds, or "auto": simulated WINDOW_S seconds at a time until dirty pages, free pages and
+seconds, or "auto": simulated a second at a time until dirty pages, free pages and
 checkpoint age settle (`settle_time`), at most `AUTO_CAP_S`. `warm(scenario, warmup)` gives the
 scenario lengthened by the warm-up and the seconds to cut, for callers that run it whole. The
 warm run is the same run, same seed: only its first seconds are left out (docs/model.md,
@@ -20,8 +20,8 @@ from dataclasses import replace as dc_replace
 import numpy as np
 import polars as pl
 
-from . import params
-from .resume import Paused, check_resume, resume, start
+from . import params, schema
+from .resume import Paused, check_resume, go_on, resume, start
 from .run import Run, simulate
 from .scenario import MAX_SECONDS, Event, Scenario
 
@@ -31,6 +31,7 @@ WINDOW_S = 10  # settled: two consecutive windows of this many seconds agree
 PAGES_TOL = 0.01  # ... their mean dirty and free pages within 1 % of the pool's pages
 AGE_TOL = 0.02  # ... and their mean checkpoint age within 2 % of the sync flushing point
 GAUGES = ("buffer_pool_pages_dirty", "buffer_pool_pages_free", "log_lsn_checkpoint_age")
+LIMITS = ("buffer_pool_pages_total", "log_max_modified_age_sync")  # what the tolerances scale
 
 
 def parse_warmup(text: str | int | None) -> int | str:
@@ -53,12 +54,17 @@ def settle_time(series: pl.DataFrame) -> int | None:
     Settled: the means over the last WINDOW_S seconds and the WINDOW_S before differ by at most
     PAGES_TOL of the pool's pages (dirty, free) and AGE_TOL of the sync point (checkpoint age).
     """
-    pages = float(series["buffer_pool_pages_total"].max() or 1)
-    sync = float(series["log_max_modified_age_sync"].max() or 1)
+    return _first_settled(series.select(LIMITS + GAUGES).to_numpy().astype(np.float64))
+
+
+def _first_settled(columns: np.ndarray, first: int = 2 * WINDOW_S) -> int | None:
+    """settle_time from second `first` on, of the LIMITS and GAUGES columns in that order."""
+    pages = float(columns[:, 0].max() or 1)
+    sync = float(columns[:, 1].max() or 1)
     tol = np.array([PAGES_TOL * pages, PAGES_TOL * pages, AGE_TOL * sync])
-    g = series.select(GAUGES).to_numpy().astype(np.float64)
+    g = columns[:, len(LIMITS) :]
     csum = np.vstack([np.zeros((1, g.shape[1])), np.cumsum(g, axis=0)])
-    for t in range(2 * WINDOW_S, g.shape[0] + 1):
+    for t in range(max(first, 2 * WINDOW_S), g.shape[0] + 1):
         last = (csum[t] - csum[t - WINDOW_S]) / WINDOW_S
         before = (csum[t - WINDOW_S] - csum[t - 2 * WINDOW_S]) / WINDOW_S
         if np.all(np.abs(last - before) <= tol):
@@ -93,7 +99,7 @@ def warm_up(scenario: Scenario, warmup: int | str, *, kernel: str = "numba") -> 
         return Warm(paused, _auto_note(paused.second, settled), settled)
     seconds = int(warmup)
     _fits(scenario, seconds)
-    paused = resume(start(scenario, seconds + scenario.seconds, kernel=kernel), seconds)
+    paused = go_on(start(scenario, seconds + scenario.seconds, kernel=kernel), seconds)
     return Warm(paused, f"warm-up {seconds} s" if seconds else COLD_NOTE)
 
 
@@ -101,16 +107,19 @@ COLD_NOTE = "cold start (no warm-up)"
 
 
 def _settle(paused: Paused) -> tuple[Paused, bool]:
-    """On WINDOW_S seconds at a time until the gauges settle (or AUTO_CAP_S), stopped there.
+    """On until the gauges settle (or AUTO_CAP_S), stopped there: `paused` itself goes on.
 
-    The first settled second is that of one run of AUTO_CAP_S (settle_time looks back only).
+    The two windows first, then a second at a time, each checked: the first settled second is
+    that of one run of AUTO_CAP_S (settle_time looks back only), and nothing is simulated twice.
     """
+    paused = go_on(paused, 2 * WINDOW_S - 1)
+    slots = [schema.COL[name] for name in LIMITS + GAUGES]
     while paused.second < AUTO_CAP_S:
-        before = paused
-        paused = resume(paused, min(paused.second + WINDOW_S, AUTO_CAP_S))
-        t = settle_time(paused.series())
-        if t is not None:
-            return (resume(before, t) if t < paused.second else paused), True
+        paused = go_on(paused, paused.second + 1)
+        # these columns as series_frame gives them (whole numbers), without the whole table
+        columns = np.rint(paused.arrays()[0][:, slots])
+        if _first_settled(columns, paused.second) is not None:
+            return paused, True
     return paused, False
 
 

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from flushsim import Scenario, compare, presets, simulate, warmup
-from flushsim.resume import resume
+from flushsim.resume import go_on, resume
 from flushsim.warmup import (
     AUTO,
     AUTO_CAP_S,
@@ -142,19 +142,21 @@ def test_auto_in_windows_is_the_probe_then_run(make, monkeypatch):
     note = warm(sc, AUTO)[2]
     simulated = []
 
-    def counting(paused, seconds, changes=()):
-        simulated.append(seconds - paused.second)
-        return resume(paused, seconds, changes)
+    def counting(step):
+        def counted(paused, seconds, changes=()):
+            simulated.append(seconds - paused.second)
+            return step(paused, seconds, changes)
 
-    monkeypatch.setattr(warmup, "resume", counting)
+        return counted
+
+    monkeypatch.setattr(warmup, "resume", counting(resume))
+    monkeypatch.setattr(warmup, "go_on", counting(go_on))
     w = warm_up(sc, AUTO)
     run = simulate_warm(sc, warm=w)
     assert (w.seconds, w.settled, w.note) == (t, True, note)
     assert run.series.equals(old.series) and np.array_equal(run.latency_hist, old.latency_hist)
-    # the old path simulated AUTO_CAP_S + t + 12 seconds; this one t + 12, the window it went
-    # past t, and that window again up to t
-    assert t + sc.seconds <= sum(simulated) <= t + sc.seconds + WINDOW_S
-    assert sum(simulated) < (AUTO_CAP_S + t + sc.seconds) / 2
+    # the old path simulated AUTO_CAP_S + t + 12 seconds; this one t + 12
+    assert sum(simulated) == t + sc.seconds < (AUTO_CAP_S + t + sc.seconds) / 2
 
 
 def test_a_warm_state_runs_a_dynamic_change_as_set_global_at_second_0():
