@@ -165,12 +165,12 @@ class Explorer:
         self.last_run_s = float("nan")
         self._busy = False
         self._dropped: tuple[str, ...] = ()  # preset knobs the chosen engine lacks
+        self._translated: tuple[str, ...] = ()  # ... and those it has an equivalent of
         # the warm server runs start from (warm start), kept while only dynamic knobs change:
         # `simulate_warm(ex.scenario_now(), warm=ex.warm)` is the current run
         self.warm: Warm | None = None
         self.warmups = 0  # warm-ups simulated so far
         self.start_note = ""  # "warm start: N s warm-up" or "cold start"
-        self._translated: tuple[str, ...] = ()  # ... and those it has an equivalent of
         self.scenario = presets.get(preset)
         self.setting = figures.default_ssd()
 
@@ -753,6 +753,7 @@ class Explorer:
     def _apply_scenario(self, scenario: Scenario) -> None:
         """Make `scenario` current: controls to its values (engine defaults included), re-run."""
         self.scenario = scenario
+        self.warm = None  # another scenario: its own warm-up
         self._busy = True
         try:
             self.engine_picker.value = scenario.engine
