@@ -526,8 +526,11 @@ def _cmd_knobs(engine: str) -> int:
 def _cmd_warm() -> int:
     import time
 
+    from .warmup import simulate_warm
+
     start = time.perf_counter()
     simulate(presets.get("default"), seconds=1)
+    simulate_warm(presets.get("default").replace(seconds=1), 1)  # a kept run resumed, too
     print(f"numba kernels ready in {time.perf_counter() - start:.1f} s")
     return 0
 

@@ -116,12 +116,7 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
     threads = [int(v["threads"])] + [
         int(val) for _, _, k, val in scenario.changes if k == "threads"
     ]
-    kinds = {
-        "set": schema.TL_SET,
-        "stop_workload": schema.TL_WORKLOAD_STOP,
-        "start_workload": schema.TL_WORKLOAD_START,
-    }
-    ch = scenario.changes
+    tl_time, tl_kind, tl_knob, tl_value = timeline_arrays(scenario.changes)
     return KernelInputs(
         knobs=knobs,
         seconds=scenario.seconds,
@@ -130,12 +125,28 @@ def kernel_inputs(scenario: Scenario) -> KernelInputs:
         seed=scenario.seed,
         zipf_cdf=cdf,
         scatter=_scatter_for(rows),
-        tl_time=np.array([int(round(t * 1e6)) for t, _, _, _ in ch], dtype=np.int64),
-        tl_kind=np.array([kinds[a] for _, a, _, _ in ch], dtype=np.int64),
-        tl_knob=np.array([_knob_slot(k) if k else -1 for _, _, k, _ in ch], dtype=np.int64),
-        tl_value=np.array(
-            [schema.encode(k, val) if k else 0.0 for _, _, k, val in ch], dtype=np.float64
-        ),
+        tl_time=tl_time,
+        tl_kind=tl_kind,
+        tl_knob=tl_knob,
+        tl_value=tl_value,
+    )
+
+
+TL_KINDS = {
+    "set": schema.TL_SET,
+    "stop_workload": schema.TL_WORKLOAD_STOP,
+    "start_workload": schema.TL_WORKLOAD_START,
+}
+
+
+def timeline_arrays(changes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's timeline (time us, kind, knob slot, value) of Scenario.changes-like tuples."""
+    ch = tuple(changes)
+    return (
+        np.array([int(round(t * 1e6)) for t, _, _, _ in ch], dtype=np.int64),
+        np.array([TL_KINDS[a] for _, a, _, _ in ch], dtype=np.int64),
+        np.array([_knob_slot(k) if k else -1 for _, _, k, _ in ch], dtype=np.int64),
+        np.array([schema.encode(k, val) if k else 0.0 for _, _, k, val in ch], dtype=np.float64),
     )
 
 

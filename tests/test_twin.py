@@ -363,7 +363,7 @@ def test_a_thread_stopped_during_its_single_page_flush_frees_the_frame_when_it_e
     monkeypatch.setattr(reference.ReferenceSim, "single_flush_done", record)
     ki = kernel_inputs(SCENARIOS["stopped-mid-flush"])
     out, hist = reference.simulate_kernel(*ki.args(), check_every_event=True)
-    assert freed_by["run"] > 0 and freed_by["thread_step"] > 0
+    assert freed_by["run_to"] > 0 and freed_by["thread_step"] > 0  # the event loop: run_to
     out_k, hist_k = _both_named("stopped-mid-flush")[0]
     assert np.array_equal(out, out_k) and np.array_equal(hist, hist_k)
 

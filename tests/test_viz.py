@@ -14,6 +14,7 @@ pytest.importorskip("jupyter_bokeh")
 from flushsim.viz import figures  # noqa: E402
 from flushsim.viz.explorer import CHOICES, Explorer  # noqa: E402
 from flushsim.viz.regimes import regime_changes  # noqa: E402
+from flushsim.warmup import simulate_warm  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +173,7 @@ def test_a_displayed_explorer_simulates_while_the_page_loads_and_draws_when_it_i
     _page_ready(ex)
     # drawn at once, as one PATCH-DOC (header, metadata, content), shown whole
     run = ex._run
-    assert run.series.equals(fs.simulate(ex.scenario_now()).series)
+    assert run.series.equals(simulate_warm(ex.scenario_now(), warm=ex.warm).series)
     assert "ready" in ex.status.value
     assert len(sent) == 3
     events = json.loads(sent[2][0]["payload"])["events"]
@@ -425,7 +426,7 @@ def test_autoplay_rerun_ends_with_the_whole_run_drawn(monkeypatch):
     assert ex.figs.play.active and ex.figs.clock.value == 0
     # the whole run came from the explorer's other thread while the preview was drawn: the same
     # numbers as a run of the same settings in this thread
-    assert ex.run.series.equals(fs.simulate(ex.scenario_now()).series)
+    assert ex.run.series.equals(simulate_warm(ex.scenario_now(), warm=ex.warm).series)
     np.testing.assert_array_equal(
         ex.sources["pool"].data["dirty"], ex.run.series["buffer_pool_pages_dirty"].to_numpy()
     )

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as dc_replace
+
 import numpy as np
 import polars as pl
 import pytest
 
-from flushsim import compare, presets, simulate
-from flushsim.warmup import AUTO, WINDOW_S, parse_warmup, settle_time, simulate_warm, warm
+from flushsim import Scenario, compare, presets, simulate, warmup
+from flushsim.resume import go_on, resume
+from flushsim.warmup import (
+    AUTO,
+    AUTO_CAP_S,
+    WINDOW_S,
+    cut,
+    parse_warmup,
+    settle_time,
+    simulate_warm,
+    warm,
+    warm_up,
+)
 
 
 def _small():
@@ -105,3 +118,62 @@ def test_cli_run_and_sweep_take_warmup(tmp_path, capsys):
 
 
 _SMALL_KNOBS = {"innodb_buffer_pool_size": "64M", "table_rows": 200_000}
+
+
+def _mariadb():
+    knobs = {**_SMALL_KNOBS, "threads": 4, "innodb_log_file_size": "32M"}
+    return Scenario(engine="mariadb-10.11", knobs=knobs, seconds=12)
+
+
+def _probe_then_run(sc):
+    """The auto warm-up as it was: AUTO_CAP_S seconds probed, then warm-up + run simulated."""
+    probe = simulate(sc.replace(timeline=(), seconds=AUTO_CAP_S))
+    t = settle_time(probe.series)
+    assert t is not None
+    events = tuple(dc_replace(e, at=e.at + t) for e in sc.timeline)
+    longer = sc.replace(seconds=sc.seconds + t, timeline=events)
+    return cut(simulate(longer), t, sc), t
+
+
+@pytest.mark.parametrize("make", [_small, _mariadb], ids=["mysql", "mariadb"])
+def test_auto_in_windows_is_the_probe_then_run(make, monkeypatch):
+    sc = make().at(2, innodb_io_capacity=300)
+    old, t = _probe_then_run(sc)
+    note = warm(sc, AUTO)[2]
+    simulated = []
+
+    def counting(step):
+        def counted(paused, seconds, changes=()):
+            simulated.append(seconds - paused.second)
+            return step(paused, seconds, changes)
+
+        return counted
+
+    monkeypatch.setattr(warmup, "resume", counting(resume))
+    monkeypatch.setattr(warmup, "go_on", counting(go_on))
+    w = warm_up(sc, AUTO)
+    run = simulate_warm(sc, warm=w)
+    assert (w.seconds, w.settled, w.note) == (t, True, note)
+    assert run.series.equals(old.series) and np.array_equal(run.latency_hist, old.latency_hist)
+    # the old path simulated AUTO_CAP_S + t + 12 seconds; this one t + 12
+    assert sum(simulated) == t + sc.seconds < (AUTO_CAP_S + t + sc.seconds) / 2
+
+
+def test_a_warm_state_runs_a_dynamic_change_as_set_global_at_second_0():
+    sc = _small()
+    w = warm_up(sc, 15)
+    changed = simulate_warm(sc.replace(innodb_io_capacity=4000), warm=w)
+    at_0 = simulate_warm(sc.at(0, innodb_io_capacity=4000), 15)
+    assert changed.series.equals(at_0.series)  # io_capacity_max raised with it, as the server does
+    assert changed.scenario["innodb_io_capacity"] == 4000
+    again = simulate_warm(sc, warm=w)  # the warm state is kept: the same as a fresh warm-up
+    assert again.series.equals(simulate_warm(sc, 15).series)
+    assert not again.series.equals(changed.series)
+
+
+def test_a_warm_state_refuses_a_static_change():
+    w = warm_up(_small(), 3)
+    with pytest.raises(ValueError, match="innodb_buffer_pool_size cannot be changed while the"):
+        simulate_warm(_small().replace(innodb_buffer_pool_size="128M"), warm=w)
+    with pytest.raises(ValueError, match="seed 2 is not the warm-up's 1: it needs its own warm-up"):
+        simulate_warm(_small().replace(seed=2), warm=w)

@@ -38,6 +38,12 @@ Series = namedtuple("Series", ["out", "hist"])
 Timeline = namedtuple("Timeline", ["tl_time", "tl_kind", "tl_knob", "tl_value"])
 # MySQL's page cleaner coordinator: each instance's slot result and the cleaner threads' clocks
 Cleaners = namedtuple("Cleaners", ["slots", "clocks"])
+# a whole run between two calls of sim.run_state, so it can be kept, copied and resumed: the
+# knobs as its timeline left them, the vectors g and gf, and the groups above. The series has
+# rows for the latest second the run may be resumed to (a write counted ahead lands there).
+State = namedtuple(
+    "State", ["knobs", "g", "gf", "pool", "series", "ring", "cleaners", "threads", "sched", "load"]
+)
 
 NO_PAGE = -1  # empty frame / no frame for a page
 NIL = -1  # end of a linked list

@@ -12,6 +12,7 @@ It is far slower than the kernel (about 100x) and meant for small scenarios.
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 
 import numpy as np
@@ -249,10 +250,16 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
             self.wake_threads(t)
 
     def run(self) -> tuple[np.ndarray, np.ndarray]:
+        """The whole run: to the end of its series, with its timeline."""
+        self.run_to(self.seconds, self.timeline)
+        return self.out, self.hist
+
+    def run_to(self, seconds: int, timeline) -> None:
+        """On to second `seconds` with these events (none before the clock): sim.run_state."""
         from .invariants import check_state
 
-        end = self.seconds * 1_000_000
-        tl_time, tl_kind, tl_knob, tl_value = self.timeline
+        end = seconds * 1_000_000
+        tl_time, tl_kind, tl_knob, tl_value = timeline
         k = 0
         cleaner = len(self.times) - 1
         while True:
@@ -291,7 +298,22 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
             if self.check:
                 check_state(self)
         self.advance(end)
-        return self.out, self.hist
+
+    def __deepcopy__(self, memo):
+        """A copy to resume (sim.copy_state): every object copied but the read-only zipf CDF."""
+        memo[id(self.zipf_cdf)] = self.zipf_cdf
+        # the frames first, their links mapped by hand: deepcopy would recurse along the LRU
+        for f in self.frames:
+            memo[id(f)] = copy.copy(f)
+        for f in self.frames:
+            twin_f = memo[id(f)]
+            for name, value in vars(f).items():
+                if isinstance(value, Frame):
+                    setattr(twin_f, name, memo[id(value)])
+        twin = object.__new__(ReferenceSim)
+        memo[id(self)] = twin
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
 
 
 def simulate_kernel(

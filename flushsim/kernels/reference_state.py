@@ -36,6 +36,9 @@ class Knobs:
     def __getattr__(self, name: str) -> float:
         return float(self.vector[S.KNOB_INDEX[name]])
 
+    def __deepcopy__(self, memo) -> Knobs:  # (copy's other look-ups would reach __getattr__)
+        return Knobs(self.vector.copy())
+
     def set(self, index: int, value: float) -> None:
         self.vector[index] = value
 

@@ -1,9 +1,11 @@
 """The event loop: threads, the page cleaner, write completions and the timeline in time order.
 
-`simulate_kernel` allocates the state (grouped as layout.py's namedtuples) and runs
-`event_loop`, which takes the earliest entity off the scheduler's heap, advances the clock
-(write completions, seconds sampled) and runs a thread's step or a page-cleaner round of the
-run's engine. See docs/model.md for the mechanisms.
+`new_state` allocates the state (layout.State, of layout.py's namedtuples) and `run_state` runs
+`event_loop` on it to a given second, so that a run can be kept, copied (`copy_state`) and
+resumed later (flushsim/resume.py); `simulate_kernel` does both at once. `event_loop` takes the
+earliest entity off the scheduler's heap, advances the clock (write completions, seconds
+sampled) and runs a thread's step or a page-cleaner round of the run's engine. See
+docs/model.md for the mechanisms.
 """
 
 from __future__ import annotations
@@ -231,6 +233,71 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
     advance(g, pool, knobs, out, ring, end)
 
 
+@njit(cache=True)
+def new_state(knobs, rows, n_threads_max, table_pages, seed, zipf_cdf, scatter):
+    """A run at time 0 (an empty pool), its series `rows` seconds long. Works on a copy of knobs."""
+    knobs = knobs.copy()
+    check_engine(knobs)
+    fr, frl, inst, page_frame, runs, g, gf, rng = init_state(
+        knobs, n_threads_max, table_pages, seed
+    )
+    n_frames = fr.shape[0]
+    out = np.zeros((rows, S.N_COLS), dtype=np.float64)
+    hist = np.zeros((rows, S.HIST_BUCKETS), dtype=np.int64)
+    ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
+    ring_done = np.zeros(n_frames + 1, dtype=np.int64)
+    slots = np.zeros(inst.shape[0], dtype=np.int64)
+    clocks = np.zeros(64, dtype=np.int64)
+    n_ent = n_threads_max + 1
+    th = np.zeros((n_threads_max, L.N_TH), dtype=np.int64)  # TH_* columns
+    th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
+    cleaner = n_threads_max
+    times = np.full(n_ent, L.INF_TIME, dtype=np.int64)
+    for e in range(g[L.G_N_ACTIVE]):
+        times[e] = 0
+    times[cleaner] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else 0
+    heap = np.arange(n_ent).astype(np.int64)
+    pos = np.arange(n_ent).astype(np.int64)
+    sched = L.Sched(times, heap, pos)
+    for e in range(n_ent - 1, -1, -1):
+        heap_fix(sched, e)
+    return L.State(
+        knobs,
+        g,
+        gf,
+        L.Pool(fr, frl, inst, page_frame, runs),
+        L.Series(out, hist),
+        L.Ring(ring_frame, ring_done),
+        L.Cleaners(slots, clocks),
+        L.Threads(th, th_cpu),
+        sched,
+        L.Load(rng, zipf_cdf, scatter),
+    )
+
+
+@njit(cache=True, nogil=True)  # other Python threads run meanwhile (the explorer's messages)
+def run_state(state, tl_time, tl_kind, tl_knob, tl_value, seconds):
+    """Simulate `state` on to second `seconds`, with these timeline events (none before its clock).
+
+    Running to W and then to W + D is the same run, bit for bit, as running to W + D at once.
+    """
+    state.g[L.G_TL_NEXT] = 0  # the events are this call's
+    event_loop(
+        state.g,
+        state.gf,
+        state.pool,
+        state.knobs,
+        state.series,
+        state.ring,
+        state.cleaners,
+        state.threads,
+        state.sched,
+        state.load,
+        L.Timeline(tl_time, tl_kind, tl_knob, tl_value),
+        seconds,
+    )
+
+
 @njit(cache=True, nogil=True)  # other Python threads run meanwhile (the explorer's messages)
 def simulate_kernel(
     knobs,
@@ -249,43 +316,21 @@ def simulate_kernel(
 
     The timeline changes knobs while the run goes on, so it works on a copy of `knobs`.
     """
-    knobs = knobs.copy()
-    check_engine(knobs)
-    fr, frl, inst, page_frame, runs, g, gf, rng = init_state(
-        knobs, n_threads_max, table_pages, seed
+    state = new_state(knobs, seconds, n_threads_max, table_pages, seed, zipf_cdf, scatter)
+    run_state(state, tl_time, tl_kind, tl_knob, tl_value, seconds)
+    return state.series.out, state.series.hist
+
+
+def copy_state(state):
+    """A copy of a State: resuming it leaves `state` as it was (the read-only zipf CDF shared)."""
+    rng, zipf_cdf, scatter = state.load
+    return state._replace(
+        **{name: _copied(getattr(state, name)) for name in state._fields if name != "load"},
+        load=L.Load(rng.copy(), zipf_cdf, scatter),
     )
-    n_frames = fr.shape[0]
-    out = np.zeros((seconds, S.N_COLS), dtype=np.float64)
-    hist = np.zeros((seconds, S.HIST_BUCKETS), dtype=np.int64)
-    ring_frame = np.zeros(n_frames + 1, dtype=np.int32)
-    ring_done = np.zeros(n_frames + 1, dtype=np.int64)
-    slots = np.zeros(inst.shape[0], dtype=np.int64)
-    clocks = np.zeros(64, dtype=np.int64)
-    n_ent = n_threads_max + 1
-    th = np.zeros((n_threads_max, L.N_TH), dtype=np.int64)  # TH_* columns
-    th_cpu = np.zeros(n_threads_max, dtype=np.float64)  # CPU time not yet added, us
-    cleaner = n_threads_max
-    times = np.full(n_ent, L.INF_TIME, dtype=np.int64)
-    for e in range(g[L.G_N_ACTIVE]):
-        times[e] = 0
-    times[cleaner] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else 0
-    heap = np.arange(n_ent).astype(np.int64)
-    pos = np.arange(n_ent).astype(np.int64)
-    sched = L.Sched(times, heap, pos)
-    for e in range(n_ent - 1, -1, -1):
-        heap_fix(sched, e)
-    event_loop(
-        g,
-        gf,
-        L.Pool(fr, frl, inst, page_frame, runs),
-        knobs,
-        L.Series(out, hist),
-        L.Ring(ring_frame, ring_done),
-        L.Cleaners(slots, clocks),
-        L.Threads(th, th_cpu),
-        sched,
-        L.Load(rng, zipf_cdf, scatter),
-        L.Timeline(tl_time, tl_kind, tl_knob, tl_value),
-        seconds,
-    )
-    return out, hist
+
+
+def _copied(part):
+    if isinstance(part, np.ndarray):
+        return part.copy()
+    return type(part)(*(f.copy() for f in part))

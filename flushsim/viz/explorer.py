@@ -13,7 +13,8 @@ the fill-factor and hours-a-day sliders only recompute the wear figures. The dri
 drive's endurance and, unless "separate performance profile" is ticked, `device` too. The
 figures and their widget are built when first shown, so an explorer driven only from code costs a
 simulation. A shown explorer simulates its first run while the page loads and draws it when the
-page has drawn the figures.
+page has drawn the figures. Runs start warm (the "start" control): an auto warm-up, kept and
+resumed while only dynamic knobs change (docs/model.md, "Warm starts").
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests. Every text about a knob
@@ -43,6 +44,7 @@ from ..lifetime import Lifetime, run_lifetime
 from ..params import GiB, MiB
 from ..run import Run, simulate
 from ..scenario import Scenario, translate
+from ..warmup import AUTO, Warm, reaches, simulate_warm, warm_up
 from . import figures
 from .bokeh_widget import BatchedBokehModel
 from .readout import TypedReadout
@@ -125,6 +127,16 @@ def _lists(columns: dict) -> dict:
     return {k: v.tolist() if hasattr(v, "tolist") else v for k, v in columns.items()}
 
 
+START_HELP = (
+    "warm (the default): each run starts at a warm server. The explorer first simulates this "
+    "workload until dirty pages, free pages and checkpoint age settle (warm-up auto, not shown) "
+    "and keeps that server: a change of a dynamic knob is then made with SET GLOBAL at second 0 "
+    "of the run, on the same warm server, as a DBA would; a change of a static knob, the engine, "
+    "the preset or the start re-warms. cold: a cold start, each run at a freshly started "
+    "server, its buffer pool empty: how the free list drains and LRU and adaptive flushing "
+    "take over is a lesson of its own."
+)
+
 # The whole run is simulated on this thread while the preview is drawn (one at a time).
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
 
@@ -158,6 +170,11 @@ class Explorer:
         self._busy = False
         self._dropped: tuple[str, ...] = ()  # preset knobs the chosen engine lacks
         self._translated: tuple[str, ...] = ()  # ... and those it has an equivalent of
+        # the warm server runs start from (warm start), kept while only dynamic knobs change:
+        # `simulate_warm(ex.scenario_now(), warm=ex.warm)` is the current run
+        self.warm: Warm | None = None
+        self.warmups = 0  # warm-ups simulated so far
+        self.start_note = ""  # "warm start: N s warm-up" or "cold start"
         self.scenario = presets.get(preset)
         self.setting = figures.default_ssd()
 
@@ -317,6 +334,16 @@ class Explorer:
         )
         self.workload_picker.add_class("fs-knob-workload")
         self.controls["workload"] = self.workload_picker
+        self.start_picker = w.Dropdown(
+            options=["warm", "cold"],
+            value="warm",
+            description="start",
+            tooltip=START_HELP,
+            layout=wide,
+            style=picker_style,
+        )
+        self.start_picker.add_class("fs-knob-start")
+        self.start_picker.observe(self._on_start, names="value")
 
     def _build_knobs(
         self, wide: w.Layout, picker_style: DescriptionStyle, slider_style: w.SliderStyle
@@ -532,6 +559,7 @@ class Explorer:
             [
                 self.preset_picker,
                 self.engine_picker,
+                self.start_picker,
                 self.workload_picker,
                 *(with_readout(self.controls[n], self.readouts[n]) for n in KNOB_CONTROLS),
                 with_readout(self.flush_size, self.readouts[FLUSH_SIZE]),
@@ -585,11 +613,28 @@ class Explorer:
             warnings.simplefilter("ignore", params.FlushsimWarning)
             return self.scenario_now()
 
-    @staticmethod
-    def _simulate_timed(sc: Scenario) -> tuple[Scenario, Run, float]:
+    def _simulate_timed(self, sc: Scenario) -> tuple[Scenario, Run, float]:
         t0 = time.perf_counter()
-        run = simulate(sc)
+        run = self._simulate(sc, self._warm_for(sc))
         return sc, run, time.perf_counter() - t0
+
+    @staticmethod
+    def _simulate(sc: Scenario, warm: Warm | None) -> Run:
+        return simulate(sc) if warm is None else simulate_warm(sc, warm=warm)
+
+    def _warm_for(self, sc: Scenario) -> Warm | None:
+        """The warm server `sc` runs from (None: a cold start): the kept one, or a new warm-up.
+
+        The kept one while `sc` differs from its scenario in dynamic knobs only (warmup.reaches).
+        """
+        if self.start_picker.value == "cold":
+            self.start_note = "cold start"
+            return None
+        if self.warm is None or not reaches(self.warm, sc):
+            self.warm = warm_up(sc, AUTO)
+            self.warmups += 1
+        self.start_note = f"warm start: {self.warm.seconds} s warm-up"
+        return self.warm
 
     def _finish_first(self) -> None:
         """Show the first run, shown whole: simulated now, or the one the display started."""
@@ -626,23 +671,25 @@ class Explorer:
         seconds do not depend on its length: same config and seed, same numbers), so the
         figures start moving within tens of milliseconds of a knob change. The whole run is
         simulated meanwhile on another thread (the kernel releases the GIL), and the browser's
-        player waits at the preview's last second until it arrives.
+        player waits at the preview's last second until it arrives. A warm start resumes both
+        from the kept warm server (`_warm_for`): no warm-up when only dynamic knobs changed.
         """
         self._first_pending = False  # the current settings replace a first run not yet shown
         self._status("running…", "#b36b00")
         try:
             sc = self._scenario_quiet()
             t0 = time.perf_counter()
+            warm = self._warm_for(sc)
             if self.autoplay and sc.seconds > 2 * PREVIEW_S:
-                whole = _RUNNER.submit(simulate, sc)
+                whole = _RUNNER.submit(self._simulate, sc, warm)
                 try:
-                    self.run = simulate(sc.replace(seconds=PREVIEW_S))
+                    self.run = self._simulate(sc.replace(seconds=PREVIEW_S), warm)
                     self._draw(seconds=sc.seconds, preview=True)
                 finally:
                     run = whole.result()  # an error in the preview waits for it too
                 previewed = True
             else:
-                run, previewed = simulate(sc), False
+                run, previewed = self._simulate(sc, warm), False
             self.last_run_s = time.perf_counter() - t0
         except ValueError as exc:
             self._show_error(exc)
@@ -743,6 +790,10 @@ class Explorer:
         if not self._busy:
             self.rerun()
 
+    def _on_start(self, _change) -> None:
+        self.warm = None  # back to warm: warmed up again, at the knobs now
+        self._on_knob(_change)
+
     def _on_preset(self, change) -> None:
         self._dropped, self._translated = (), ()
         self._apply_scenario(presets.get(change["new"]))
@@ -758,6 +809,7 @@ class Explorer:
     def _apply_scenario(self, scenario: Scenario) -> None:
         """Make `scenario` current: controls to its values (engine defaults included), re-run."""
         self.scenario = scenario
+        self.warm = None  # another scenario: its own warm-up
         self._busy = True
         try:
             self.engine_picker.value = scenario.engine
@@ -817,6 +869,7 @@ class Explorer:
             "drive": self.drive_picker,
             "ssd_fill": self.fill,
             "ssd_hours_per_day": self.hours,
+            "start": self.start_picker,
         }
         help_ = {"knob": list(named), "text": [ctl.tooltip or "" for ctl in named.values()]}
         if self.sources["help"].data != help_:  # a preset of the same engine: nothing to send
@@ -879,7 +932,8 @@ class Explorer:
 
     # ------------------------------------------------------------------ text
     def _status(self, text: str, color: str) -> None:
-        took = "" if text != "ready" else f" (simulated in {self.last_run_s * 1000:.0f} ms)"
+        took = f"simulated in {self.last_run_s * 1000:.0f} ms"
+        took = "" if text != "ready" else f" ({'; '.join(filter(None, (took, self.start_note)))})"
         self.status.value = (
             f"<span class='fs-status' style='color:{color};font-weight:bold'>{text}</span>"
             f"<span style='color:#777'>{took}</span>"
