@@ -91,8 +91,9 @@ def seed001_table(run: Run) -> pl.DataFrame:
 
     Rows (pages, pages per second or a ratio, as each quantity says): the pool before the
     cleaner is re-enabled (total, data, dirty, free); the first second (LRU batch, flush-list
-    batch, writes, LRU batch / innodb_io_capacity_max, LRU pages scanned); the second after (pages
-    flushed) and the seconds after that (lowest and highest background flushing rate, LRU pages). Tolerances: ±25 % for the burst
+    batch, writes, LRU batch / innodb_io_capacity_max, LRU pages scanned); the second after
+    (pages flushed) and the seconds after that (lowest and highest background flushing rate, LRU
+    pages). Tolerances: ±25 % for the burst
     (the dirty/clean mix at the LRU tail depends on how the UPDATE left the pool); the pool
     state must be "nearly all dirty, almost no free pages" (≥ 60 % dirty, ≤ 1 % free), not the
     article's exact counts; the rest exact.
