@@ -189,8 +189,8 @@ def test_seed001_needs_the_experiment():
 
 
 def test_seed001_needs_the_seconds_after_the_burst(seed001):
-    short = dataclasses.replace(seed001, series=seed001.series.filter(pl.col("time_s") <= 41))
-    with pytest.raises(ValueError, match="time_s=42"):
+    short = dataclasses.replace(seed001, series=seed001.series.filter(pl.col("time_s") <= 42))
+    with pytest.raises(ValueError, match="time_s=43"):
         rp.seed001_table(short)
 
 

@@ -50,7 +50,7 @@ def _seed001_enable_at(run: Run) -> int:
 
 
 def seed001_burst(run: Run) -> dict[str, float]:
-    """The first second after the page cleaner is re-enabled in a seed 001 run, and the next.
+    """The first second after the page cleaner is re-enabled in a seed 001 run, and a later one.
 
     Args:
         run: a run of `seed001-lru-burst` (possibly with other knobs).
@@ -59,15 +59,15 @@ def seed001_burst(run: Run) -> dict[str, float]:
         A dict of pages (or pages/s): `lru_flushed` (buffer_LRU_batch_flush_total_pages in the
         first second), `lru_evicted` (buffer_LRU_batch_evict_total_pages), `lru_scanned`
         (flushed + evicted), `list_flushed` (buffer_flush_adaptive_total_pages), `writes`
-        (w_s, the device's writes), and `background_next` (buffer_flush_background_total_pages
-        in the second after).
+        (w_s, the device's writes), and `background_later` (buffer_flush_background_total_pages
+        in the second after the quiet one that follows the burst).
 
     Raises:
-        ValueError: the run is not seed 001's experiment or ends before the second after.
+        ValueError: the run is not seed 001's experiment or ends before that later second.
     """
     t = _seed001_enable_at(run)
     burst = row_at(run, t + 1)
-    nxt = row_at(run, t + 2)
+    later = row_at(run, t + 3)  # t + 2 is the quiet second (see seed001_table)
     lru = burst["buffer_LRU_batch_flush_total_pages"]
     evict = burst["buffer_LRU_batch_evict_total_pages"]
     return {
@@ -76,7 +76,7 @@ def seed001_burst(run: Run) -> dict[str, float]:
         "lru_scanned": float(lru + evict),
         "list_flushed": float(burst["buffer_flush_adaptive_total_pages"]),
         "writes": float(burst["w_s"]),
-        "background_next": float(nxt["buffer_flush_background_total_pages"]),
+        "background_later": float(later["buffer_flush_background_total_pages"]),
     }
 
 
