@@ -159,7 +159,11 @@ def test_a_million_point_grid_starts_at_once_and_keeps_its_rows_on_sigterm(tmp_p
     table = pl.read_csv(sw.out)
     assert table.height >= 20
     assert table["innodb_io_capacity"].unique().to_list() == [200]
-    assert table["innodb_lru_scan_depth"].to_list() == list(range(100, 100 + table.height))
+    depths = table["innodb_lru_scan_depth"].to_list()
+    assert depths == sorted(set(depths)) and depths[0] >= 100  # grid order, no row twice
+    # runs end out of order (the sweep's process and a worker each hold one): only those still
+    # running at the signal are missing below the last row kept
+    assert len(set(range(100, depths[-1])) - set(depths)) <= 4, depths
     assert "not run: " in sw.stderr and "more" in sw.stderr
     assert rss_mb < 1024, f"the sweep's process held {rss_mb:.0f} MB"
     assert sw.leftovers() == []

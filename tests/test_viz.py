@@ -11,6 +11,7 @@ import flushsim as fs
 pytest.importorskip("bokeh")
 pytest.importorskip("jupyter_bokeh")
 
+from flushsim import warmup  # noqa: E402
 from flushsim.viz import figures  # noqa: E402
 from flushsim.viz.explorer import CHOICES, Explorer  # noqa: E402
 from flushsim.viz.regimes import regime_changes  # noqa: E402
@@ -623,28 +624,35 @@ def test_the_explorer_opens_on_the_classroom_preset(monkeypatch):
 
 
 def test_the_explorer_notebooks_things_to_try_hold():
-    """The numbers that notebooks/00-explorer.ipynb's "Things to try" 1-4 promise, in 60 s runs."""
+    """The numbers that notebooks/00-explorer.ipynb's "Things to try" 1-4 promise, in 60 s runs.
+
+    As the explorer shows them: warm (auto warm-up); a dynamic knob resumes the kept warm
+    server, a static one (the pool) or more threads than it warmed up with warm up again.
+    """
     room = fs.presets.get("classroom")
     assert room.seconds == 60 and room["innodb_io_capacity"] == 200
-    series = fs.simulate(room).series
+    warm = warmup.warm_up(room, "auto")
+    assert warm.seconds == 74
+    series = warmup.simulate_warm(room, warm=warm).series
     waits = series["buffer_pool_wait_free"].sum()
-    # 1. the pool decides: 1 GiB reads about 3,400 pages a second for about 710 trx/s;
-    # 4 GiB holds the table (about 2,790 trx/s, no LRU batch); 64 MiB: about 390, 17,820 waits
-    assert round(series["buffer_pool_reads"][20:].mean(), -2) == 3_400
-    assert round(series["sim_tps"].mean(), -1) == 710
-    big = fs.simulate(room.replace(innodb_buffer_pool_size=4 * 2**30)).series
-    assert round(big["sim_tps"].mean(), -1) == 2_790
+    # 1. the pool decides: 1 GiB reads about 3,000 pages a second for about 520 trx/s;
+    # 4 GiB holds the table (about 1,460 trx/s, no LRU batch); 64 MiB: about 390, 16,870 waits
+    assert round(series["buffer_pool_reads"].mean(), -2) == 3_000
+    assert round(series["sim_tps"].mean(), -1) == 520
+    big = warmup.simulate_warm(room.replace(innodb_buffer_pool_size=4 * 2**30), "auto").series
+    assert round(big["sim_tps"].mean(), -1) == 1_460
     assert big["buffer_LRU_batch_flush_total_pages"].sum() == 0
-    small = fs.simulate(room.replace(innodb_buffer_pool_size=64 * 2**20)).series
+    small = warmup.simulate_warm(room.replace(innodb_buffer_pool_size=64 * 2**20), "auto").series
     assert round(small["sim_tps"].mean(), -1) == 390
-    assert small["buffer_pool_wait_free"].sum() == 17_820
-    # 2. free falls under 5,000 pages in three seconds, threads wait about 25 times a second;
-    # innodb_lru_scan_depth 4096 cuts the run's waits from 1,586 to 424
-    free = series["buffer_pool_pages_free"]
+    assert round(small["buffer_pool_wait_free"].sum(), -1) == 16_870
+    # 2. cold: free falls under 5,000 pages in three seconds, threads wait about 25 times a
+    # second; warm, innodb_lru_scan_depth 4096 cuts the run's waits from 880 to 314
+    cold = fs.simulate(room).series
+    free = cold["buffer_pool_pages_free"]
     assert free[0] > 40_000 and free[1] > 5_000 and free[2] < 5_000
-    assert round(series["buffer_pool_wait_free"][20:].mean()) == 25
-    deeper = fs.simulate(room.replace(innodb_lru_scan_depth=4096)).series
-    assert (waits, deeper["buffer_pool_wait_free"].sum()) == (1_586, 424)
+    assert round(cold["buffer_pool_wait_free"][20:].mean()) == 25
+    deeper = warmup.simulate_warm(room.replace(innodb_lru_scan_depth=4096), warm=warm).series
+    assert (waits, deeper["buffer_pool_wait_free"].sum()) == (880, 314)
     # 3. io_capacity 200 -> 2000 moves the LRU batches' total by under 3 %: with the explorer's
     # io_capacity_max control left at 2000, and with the server's derived 4000
     lru = "buffer_LRU_batch_flush_total_pages"
@@ -652,17 +660,18 @@ def test_the_explorer_notebooks_things_to_try_hold():
         change = {"innodb_io_capacity": 2000}
         if io_max is not None:
             change["innodb_io_capacity_max"] = io_max
-        faster = fs.simulate(room.replace(**change))
+        faster = warmup.simulate_warm(room.replace(**change), warm=warm)
         assert faster.scenario["innodb_io_capacity_max"] == (io_max or 4000)
         before, after = series[lru].sum(), faster.series[lru].sum()
         assert abs(after - before) < 0.03 * before, (io_max, before, after)
         assert faster.series["buffer_flush_adaptive_total_pages"].sum() != (
             series["buffer_flush_adaptive_total_pages"].sum()
         )
-    # 4. 48 threads instead of 16: throughput stays near 710, waits rise to 4,650
-    crowd = fs.simulate(room.replace(threads=48)).series
-    assert round(crowd["sim_tps"].mean(), -1) == 710
-    assert crowd["buffer_pool_wait_free"].sum() == 4_650
+    # 4. 48 threads instead of 16 (more than it warmed up with: a new warm-up): throughput
+    # stays near 520, waits rise to 3,716
+    crowd = warmup.simulate_warm(room.replace(threads=48), "auto").series
+    assert round(crowd["sim_tps"].mean(), -1) == 520
+    assert crowd["buffer_pool_wait_free"].sum() == 3_716
 
 
 # ---------------------------------------------------------------- texts follow the engine

@@ -880,6 +880,7 @@ class Explorer:
         self._on_ssd(None)
         if not self.split_device.value:
             self._follow_drive()
+        self._show_profile(None)  # also when the profile was already the drive's: no change event
 
     def _follow_drive(self) -> None:
         """The `device` picker to the drive's performance profile (a change re-runs)."""
