@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 import flushsim as fs  # noqa: E402
+from flushsim.lifetime import run_lifetime  # noqa: E402
 from flushsim.viz import sources  # noqa: E402
 from flushsim.viz.explorer import CHOICES  # noqa: E402
 
@@ -42,8 +43,7 @@ def measure(scenario: fs.Scenario, fill: float = 0.5) -> dict[str, float]:
         if "buffer_pool_read_requests" in s.columns
         else np.nan
     )
-    setting = sources.SsdSetting(sources.default_ssd().drive, fill)
-    years = sources.wear_data(run, setting)["ssd_now"]["years"][1]
+    years = run_lifetime(run, sources.default_ssd().drive, fill).years  # the explorer's
     return {
         "trx/s": float(s["sim_tps"].mean()),
         "wait_free": float(s["buffer_pool_wait_free"].sum()),

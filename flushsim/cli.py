@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from . import outputs, params, presets
 from .live import recorder
 from .run import simulate
-from .warmup import AUTO_CAP_S, cut
+from .warmup import AUTO_CAP_S
 
 _PRESET_HELP = "preset name (see `presets`) or a scenario file FILE.toml in data/presets' format"
 
@@ -276,9 +276,18 @@ def _on_engine(scenario, engine: str):
 
 def _simulate(args: argparse.Namespace):
     """The command's scenario simulated, its --warmup cut."""
-    scenario = _scenario(args)
-    longer, seconds = _warm(scenario, args.warmup)
-    return cut(simulate(longer), seconds, scenario)
+    return _simulate_warm(_scenario(args), args.warmup)
+
+
+def _simulate_warm(scenario, text):
+    """`scenario` run from its --warmup (a note on stderr); the warm-up is simulated once."""
+    from .warmup import COLD_NOTE, parse_warmup, simulate_warm, warm_up
+
+    warmup = parse_warmup(text)
+    warm = warm_up(scenario, warmup) if warmup else None
+    if text is not None:
+        print(warm.note if warm else COLD_NOTE, file=sys.stderr)
+    return simulate_warm(scenario, warm=warm) if warm else simulate(scenario)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -294,8 +303,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
         other_scenario = _scenario(other)  # a bad baseline fails before any run
     run = _simulate(args)
     if args.baseline is not None:
-        longer, seconds = _warm(other_scenario, args.warmup)
-        baseline = cut(simulate(longer), seconds, other_scenario)
+        baseline = _simulate_warm(other_scenario, args.warmup)
     path = write_html(run, html, drive=args.drive, fill=args.fill, baseline=baseline)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB, opens without a server)")
     return 0
