@@ -31,7 +31,6 @@ from numbers import Real
 import polars as pl
 
 from .run import Run
-from .schema import LOG_START_LSN
 
 # Pages written: LRU batches, flush-list batches and user threads' single-page flushes.
 PAGES_FLUSHED_COLUMNS = (
@@ -171,7 +170,7 @@ def chain(
                 + pl.col("dml_updates") * (binlog_bytes_per_row or 0.0)
             ).alias("binlog_bytes")
         )
-    stages = _written_stages(s, page) + optional
+    stages = _written_stages(s, page, run.start_lsn) + optional
     written = [e.meta.output_name() for e in stages]
     return (
         s.select(
@@ -205,18 +204,21 @@ def db_bytes(run: Run) -> pl.Series:
     """
     s = run.series
     page = int(run.scenario["innodb_page_size"])
-    return s.select(db_bytes=pl.sum_horizontal(_written_stages(s, page)))["db_bytes"]
+    return s.select(db_bytes=pl.sum_horizontal(_written_stages(s, page, run.start_lsn)))["db_bytes"]
 
 
-def _written_stages(series: pl.DataFrame, page: int) -> list[pl.Expr]:
-    """The stages every run writes: data pages, doublewrite, redo (bytes/s); `page` in bytes."""
+def _written_stages(series: pl.DataFrame, page: int, start_lsn: int) -> list[pl.Expr]:
+    """The stages every run writes: data pages, doublewrite, redo (bytes/s); `page` in bytes.
+
+    `start_lsn`: log_lsn_current before the first row (Run.start_lsn).
+    """
     return [
         (PAGES_FLUSHED * page).alias("data_page_bytes"),
         (pl.col("innodb_dblwr_pages_written") * page).alias("doublewrite_bytes"),
-        # redo bytes are differences of consecutive LSNs; the first second's from the start LSN
+        # redo bytes are differences of consecutive LSNs; the first second's from the run's start
         pl.col("log_lsn_current")
         .diff()
-        .fill_null(series["log_lsn_current"][0] - LOG_START_LSN)
+        .fill_null(series["log_lsn_current"][0] - start_lsn)
         .alias("redo_bytes"),
     ]
 

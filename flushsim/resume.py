@@ -18,6 +18,7 @@ from dataclasses import replace as dc_replace
 import numpy as np
 import polars as pl
 
+from . import schema
 from .run import KERNELS, Run, _interrupted, kernel_inputs, series_frame, timeline_arrays
 from .scenario import Scenario
 
@@ -50,7 +51,10 @@ class Paused:
 
     def run(self, scenario: Scenario, first: int = 0) -> Run:
         """The seconds from `first` to the pause as the Run of `scenario` (warmup.cut's)."""
-        return Run(scenario, self.series(first), self.arrays()[1][first:].copy(), self.kernel)
+        out, hist = self.arrays()
+        lsn = round(out[first - 1, schema.COL["log_lsn_current"]]) if first else None
+        start_lsn = schema.LOG_START_LSN if lsn is None else int(lsn)
+        return Run(scenario, self.series(first), hist[first:].copy(), self.kernel, start_lsn)
 
 
 def start(scenario: Scenario, rows: int, *, kernel: str = "numba") -> Paused:

@@ -221,6 +221,8 @@ class Run:
     series: pl.DataFrame
     latency_hist: np.ndarray
     kernel: str = "numba"
+    # log_lsn_current before the first row: a warm run's is its warm-up's last, not the start's
+    start_lsn: int = schema.LOG_START_LSN
 
     def summary(self) -> dict[str, float]:
         """Headline figures of the whole run (means are per second)."""

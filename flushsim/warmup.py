@@ -165,7 +165,8 @@ def cut(run: Run, seconds: int, scenario: Scenario) -> Run:
     if not seconds:
         return run
     series = run.series.slice(seconds).with_columns(pl.col("time_s") - seconds)
-    return Run(scenario, series, run.latency_hist[seconds:], run.kernel)
+    start_lsn = int(run.series["log_lsn_current"][seconds - 1])
+    return Run(scenario, series, run.latency_hist[seconds:], run.kernel, start_lsn)
 
 
 def simulate_warm(

@@ -177,3 +177,15 @@ def test_a_warm_state_refuses_a_static_change():
         simulate_warm(_small().replace(innodb_buffer_pool_size="128M"), warm=w)
     with pytest.raises(ValueError, match="seed 2 is not the warm-up's 1: it needs its own warm-up"):
         simulate_warm(_small().replace(seed=2), warm=w)
+
+
+def test_a_warm_runs_redo_bytes_start_after_its_warm_up():
+    # the first second's redo is the LSN's rise in that second, not since the server started
+    from flushsim import amplification
+
+    sc = presets.get("default").replace(seconds=20)
+    longer, seconds, _ = warm(sc, 30)
+    whole = simulate(longer)
+    expected = amplification.db_bytes(whole).slice(seconds).to_list()
+    for run in (cut(whole, seconds, sc), simulate_warm(sc, warm=warm_up(sc, 30))):
+        assert amplification.db_bytes(run).to_list() == expected
