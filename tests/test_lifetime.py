@@ -150,6 +150,32 @@ def test_catalog_covers_consumer_and_data_center_tlc_and_qlc():
         assert ssd.drive(name).name == name
 
 
+def test_each_catalog_interface_maps_to_its_class_profile():
+    # the rule of docs/model.md's "One drive picker": SATA drives run on sata-ssd, NVMe drives
+    # on nvme-pcie4 (consumer) or nvme-dc-p4500 (data center)
+    expected = {("SATA", "consumer"): "sata-ssd", ("SATA", "enterprise"): "sata-ssd"}
+    expected |= {("NVMe", "consumer"): "nvme-pcie4", ("NVMe", "enterprise"): "nvme-dc-p4500"}
+    seen = set()
+    for row in ssd.load_catalog().iter_rows(named=True):
+        bus = "SATA" if "SATA" in row["interface"] else "NVMe" if "NVMe" in row["interface"] else ""
+        if bus:
+            assert row["device"] == expected[bus, row["kind"]], row["name"]
+            seen.add((bus, row["kind"]))
+    assert seen == set(expected)
+
+
+def test_catalog_has_data_center_drives_of_2023_2026():
+    # SATA and NVMe data-center rows from 960 GB to 7.68 TB, each with a TBW of its own
+    for name, capacity in [
+        ("samsung-pm893-960gb", 0.96 * TB),
+        ("solidigm-d3-s4520-960gb", 0.96 * TB),
+        ("samsung-pm9d3a-7.68tb", 7.68 * TB),
+    ]:
+        d = ssd.drive(name)
+        assert (d.kind, d.nand, d.capacity_bytes) == ("enterprise", "TLC", capacity), name
+        assert d.tbw_bytes is not None and d.dwpd is None, name
+
+
 # ------------------------------------------------------------------------------ drive picker
 
 
