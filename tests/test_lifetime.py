@@ -165,15 +165,25 @@ def test_each_catalog_interface_maps_to_its_class_profile():
 
 
 def test_catalog_has_data_center_drives_of_2023_2026():
-    # SATA and NVMe data-center rows from 960 GB to 7.68 TB, each with a TBW of its own
-    for name, capacity in [
-        ("samsung-pm893-960gb", 0.96 * TB),
-        ("solidigm-d3-s4520-960gb", 0.96 * TB),
-        ("samsung-pm9d3a-7.68tb", 7.68 * TB),
+    # SATA and NVMe data-center rows from 960 GB to 7.68 TB, each with a TBW of its own; the
+    # Micron's source gives no cell type
+    for name, capacity, nand in [
+        ("samsung-pm893-960gb", 0.96 * TB, "TLC"),
+        ("samsung-pm893-3.84tb", 3.84 * TB, "TLC"),
+        ("solidigm-d3-s4520-960gb", 0.96 * TB, "TLC"),
+        ("kingston-dc600m-3.84tb", 3.84 * TB, "TLC"),
+        ("micron-5400-pro-3.84tb", 3.84 * TB, ""),
+        ("samsung-pm9d3a-7.68tb", 7.68 * TB, "TLC"),
     ]:
         d = ssd.drive(name)
-        assert (d.kind, d.nand, d.capacity_bytes) == ("enterprise", "TLC", capacity), name
+        assert (d.kind, d.nand, d.capacity_bytes) == ("enterprise", nand, capacity), name
         assert d.tbw_bytes is not None and d.dwpd is None, name
+    # the two PM893 rows, from two sources, agree on one drive write a day over five years
+    per_tb = [
+        ssd.drive(n).endurance_bytes / ssd.drive(n).capacity_bytes
+        for n in ("samsung-pm893-960gb", "samsung-pm893-3.84tb")
+    ]
+    assert per_tb == pytest.approx([365 * 5, 365 * 5], rel=1e-12)
 
 
 # ------------------------------------------------------------------------------ drive picker
