@@ -75,3 +75,6 @@ def test_re_runs_go_on_from_a_copy_of_the_warm_server_made_ahead(monkeypatch):
         # the kept warm server is left as it was: each run is that of a fresh resume
         assert ex.run.series.equals(simulate_warm(ex.scenario_now(), warm=ex.warm).series)
     assert ex.warmups == 1
+    ex.start_picker.value = "cold"  # previewed too, from a fresh state: simulate's run
+    assert ex.run.series.equals(fs.simulate(ex.scenario_now()).series)
+    assert "cold start" in ex.status.value

@@ -197,15 +197,15 @@ def test_a_warm_run_in_steps_is_its_head_then_the_whole_run(engine):
     # the explorer's preview then the rest, one simulation: the same numbers as two runs
     sc = _small().replace(engine=engine).at(2, innodb_io_capacity=300).at(9, threads=2)
     changed = sc.replace(innodb_io_capacity_max=4000)  # a SET GLOBAL at second 0 too
-    for w in (warm_up(sc, 10), warm_up(sc, 0)):  # warm, and a cold start (0 s)
+    cold = warm_up(sc, 0)  # the explorer's cold start: a 0 s warm-up
+    for w in (warm_up(sc, 10), cold):
         head, whole = simulate_warm_steps(changed, w, 5)
         for run, of in ((head, changed.replace(seconds=5)), (whole, changed)):
             expected = simulate_warm(of, warm=w)
             assert run.series.equals(expected.series) and run.start_lsn == expected.start_lsn
             assert np.array_equal(run.latency_hist, expected.latency_hist)
         assert head.series.height == 5 and whole.series.height == 12
-    # from a copy made ahead (`fork`): the kept warm state is left as it was
-    spare = fork(w.paused)
-    whole = list(simulate_warm_steps(sc, w, 5, paused=spare))[-1]
+    # from a copy made ahead (`fork`), the kept state left as it was; cold, it is simulate's run
+    whole = list(simulate_warm_steps(sc, cold, 5, paused=fork(cold.paused)))[-1]
     assert whole.series.equals(simulate(sc).series)
-    assert whole.series.equals(simulate_warm(sc, warm=w).series)
+    assert whole.series.equals(simulate_warm(sc, warm=cold).series)
