@@ -81,12 +81,12 @@ SUMMARY_COLUMNS = {
         "largest checkpoint age as % of log_max_modified_age_async [%]"
     ),
     "bytes_written_per_day": (
-        "data pages + doublewrite + redo handed to the drive in a day of ssd_hours_per_day "
-        "hours at the mean rate [bytes/day]"
+        "data pages + doublewrite + redo handed to the drive in a day, the load running at its "
+        "mean rate 24 hours a day unless the knob ssd_hours_per_day says fewer [bytes/day]"
     ),
     "ssd_lifetime_years": (
-        "years the drive lasts at that write rate, ssd_hours_per_day hours a day "
-        "(flushsim.lifetime) [years]"
+        "years the drive lasts at that write rate, 24 hours a day unless the knob "
+        "ssd_hours_per_day says fewer (flushsim.lifetime) [years]"
     ),
     "warmup_s": "seconds at the start left out of the summary (its own with warm-up auto) [s]",
 }
