@@ -295,7 +295,7 @@ def _knob_cells(k: str, w, written: Mapping[str, str], origin: Mapping[str, str]
         value, where = server_value(p, cur[k]), f"--set (the config's {written[k]}: {where})"
     elif k in cur.knobs and k not in written:
         value, where = server_value(p, cur[k]), _given(k, w)
-    if k in cur.knobs and cur[k] != _read(p, cur.knobs[k]):
+    if k in cur.knobs and not _equal(cur[k], _read(p, cur.knobs[k])):
         value += " (adjusted by the server)"
     proposed = ""
     if k in w.changes:
@@ -311,9 +311,14 @@ def _knob_cells(k: str, w, written: Mapping[str, str], origin: Mapping[str, str]
 def _same(p: params.Param, text: str, value: object) -> bool:
     """Whether `text` (as the DBA wrote it) reads as `value`; text flushsim cannot read counts."""
     try:
-        return params.parse_value(p.name, text) == value
+        read = params.parse_value(p.name, text)
     except ValueError:
         return True
+    return _equal(read, value)
+
+
+def _equal(a: object, b: object) -> bool:
+    return a == b or str(a) == str(b)  # a choice knob reads as text: "16384"
 
 
 def _read(p: params.Param, value: object) -> object:

@@ -68,7 +68,13 @@ def read_config(path: str | Path, engine: str | None = None, **knobs: object) ->
         from .replay import scenario_for
 
         sc = scenario_for(path, engine, **knobs)
-        return ConfigReport(sc, "recording", sc.engine, "the recording's", notes=())
+        # the recording's own settings, as the knob table shows them; what --set gave is not
+        own = {
+            k: server_value(params.get(k, sc.engine), v)
+            for k, v in sc.knobs.items()
+            if k not in knobs
+        }
+        return ConfigReport(sc, "recording", sc.engine, "the recording's", modelled=own)
     text = read_text(path)
     if not any(line.strip().startswith("[") for line in text.splitlines()):
         try:

@@ -231,3 +231,15 @@ def test_regime_summary_lists_each_regime_once_with_its_seconds():
         (1, 5, rule_text("adaptive", "mysql-8.0")),
         (2, 3, rule_text("sync", "mysql-8.0")),
     ]
+
+
+def test_a_recordings_settings_are_its_own_and_a_set_knob_is_the_command_lines():
+    from pathlib import Path
+
+    rec = Path(__file__).resolve().parents[1] / "data/reference/mariadb-10.11/burst-lwm10.parquet"
+    report = read_config(rec, threads=4)
+    assert report.modelled and "threads" not in report.modelled
+    from flushsim import params
+
+    for k, text in report.modelled.items():  # the knob table's text reads as the value that ran
+        assert str(params.parse_value(k, text)) == str(report.scenario.knobs[k]), k
