@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import types
+from pathlib import Path
 
+import polars as pl
 import pytest
 
-from flushsim import cli, tables
+from flushsim import Scenario, cli, params, schema, tables
 from flushsim.whatif import ROWS, parse_changes, read_config, whatif
 
 MYCNF = """\
@@ -212,11 +215,6 @@ def test_the_knob_table_shows_what_ran_where_from_and_the_servers_adjustment(myc
 
 
 def test_regime_summary_lists_each_regime_once_with_its_seconds():
-    import types
-
-    import polars as pl
-
-    from flushsim import Scenario, schema
     from flushsim.viz.regimes import regime_summary, rule_text
 
     n = 8
@@ -234,12 +232,8 @@ def test_regime_summary_lists_each_regime_once_with_its_seconds():
 
 
 def test_a_recordings_settings_are_its_own_and_a_set_knob_is_the_command_lines():
-    from pathlib import Path
-
     rec = Path(__file__).resolve().parents[1] / "data/reference/mariadb-10.11/burst-lwm10.parquet"
     report = read_config(rec, threads=4)
     assert report.modelled and "threads" not in report.modelled
-    from flushsim import params
-
     for k, text in report.modelled.items():  # the knob table's text reads as the value that ran
         assert str(params.parse_value(k, text)) == str(report.scenario.knobs[k]), k
