@@ -49,7 +49,9 @@ MAX_CONFIGS = 1_000_000
 STREAM_ROWS = 100_000  # from this many rows on, the plan is built as the runs go
 STALL_FRACTION = 0.5  # a second below half the run's median throughput is a stall second
 
-# Pages flushed per second, by kind: InnoDB's counters, run means (pages/s).
+# Pages flushed per second, by kind: InnoDB's counters, run means (pages/s). Every page write
+# is in one kind: buf_flush_page_coordinator_thread counts a sync round's LRU and flush-list
+# pages both as sync pages (MONITOR_FLUSH_SYNC_TOTAL_PAGE). docs/model.md, "Pages flushed".
 FLUSH_KINDS = (
     "buffer_LRU_batch_flush_total_pages",
     "buffer_flush_adaptive_total_pages",
@@ -68,19 +70,23 @@ SUMMARY_COLUMNS = {
     ),
     "buffer_pool_wait_free": "Innodb_buffer_pool_wait_free, total over the run [waits]",
     **{k: f"{k}, mean per second [pages/s]" for k in FLUSH_KINDS},
-    "pages_flushed_per_s": "all page writes of the kinds above, mean [pages/s]",
+    "pages_flushed_per_s": (
+        "the kinds above added up: every page written, mean [pages/s]; not "
+        "buffer_flush_batch_total_pages, which leaves out a sync round's LRU pages and counts a "
+        "flush-list batch when it starts, the kinds when the page cleaner's round does"
+    ),
     "updates_per_page_flushed": "rows changed per page written (write combining) [rows/page]",
     "buffer_pool_pages_dirty_max": "most dirty pages at the end of any second [pages]",
     "checkpoint_age_max_pct_async": (
         "largest checkpoint age as % of log_max_modified_age_async [%]"
     ),
     "bytes_written_per_day": (
-        "data pages + doublewrite + redo handed to the drive in a day of ssd_hours_per_day "
-        "hours at the mean rate [bytes/day]"
+        "data pages + doublewrite + redo handed to the drive in a day, the load running at its "
+        "mean rate 24 hours a day unless the knob ssd_hours_per_day says fewer [bytes/day]"
     ),
     "ssd_lifetime_years": (
-        "years the drive lasts at that write rate, ssd_hours_per_day hours a day "
-        "(flushsim.lifetime) [years]"
+        "years the drive lasts at that write rate, 24 hours a day unless the knob "
+        "ssd_hours_per_day says fewer (flushsim.lifetime) [years]"
     ),
     "warmup_s": "seconds at the start left out of the summary (its own with warm-up auto) [s]",
 }
@@ -122,11 +128,7 @@ def summarize(run: Run, *, warmup_s: int = 0, wear: WearSetting | None = None) -
     tps = s["sim_tps"].to_numpy().astype(np.float64)
     median = float(np.median(tps))
     flushed = {k: float(s[k].mean()) for k in FLUSH_KINDS}
-    total_flushed = float(
-        s["buffer_LRU_batch_flush_total_pages"].sum()
-        + s["buffer_flush_batch_total_pages"].sum()
-        + s["sim_single_page_flushes"].sum()
-    )
+    total_flushed = float(sum(s[k].sum() for k in FLUSH_KINDS))
     updates = float(s["dml_updates"].sum())
     hist = run.latency_hist[warmup_s:].sum(axis=0, keepdims=True)
     p99 = float(latency_quantiles(hist, 0.99)[0])

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import amplification, params, ssd
+from .knob_text import server_value
 from .lifetime import Lifetime, drive_device, run_lifetime
 from .live.config import ConfigParseError, ConfigReport, read_mycnf, read_variables
 from .presets import read_text
@@ -43,10 +44,7 @@ ROWS = {
     "checkpoint_age_sync_mb": ("MiB", "log_max_modified_age_sync: sync flushing starts"),
     "db_write_mb_s": ("MB/s", "data pages + doublewrite + redo written to the drive"),
     "flash_write_mb_s": ("MB/s", "what the drive writes to flash (its FTL amplification)"),
-    "ssd_lifetime_years": (
-        "years",
-        "projected SSD lifetime at the chosen fill, ssd_hours_per_day hours a day",
-    ),
+    "ssd_lifetime_years": ("years", "projected SSD lifetime at the chosen fill"),
 }
 _FLUSH = {
     "lru_flushed_per_s": "buffer_LRU_batch_flush_total_pages",
@@ -70,7 +68,13 @@ def read_config(path: str | Path, engine: str | None = None, **knobs: object) ->
         from .replay import scenario_for
 
         sc = scenario_for(path, engine, **knobs)
-        return ConfigReport(sc, "recording", sc.engine, "the recording's", notes=())
+        # the recording's own settings, as the knob table shows them; what --set gave is not
+        own = {
+            k: server_value(params.get(k, sc.engine), v)
+            for k, v in sc.knobs.items()
+            if k not in knobs
+        }
+        return ConfigReport(sc, "recording", sc.engine, "the recording's", modelled=own)
     text = read_text(path)
     if not any(line.strip().startswith("[") for line in text.splitlines()):
         try:
@@ -148,7 +152,8 @@ class WhatIf:
 
     def figures(self) -> dict[str, dict[str, float]]:
         """{"current": {row: value}, "proposed": {...}, "difference": proposed - current}."""
-        cur, new = _figures(self.current, self), _figures(self.proposed, self)
+        cur = side_figures(self.current, self.warmup_s, self.wear)
+        new = side_figures(self.proposed, self.warmup_s, self.wear)
         diff = {k: _minus(new[k], cur[k]) for k in ROWS}
         return {"current": cur, "proposed": new, "difference": diff}
 
@@ -162,16 +167,43 @@ class WhatIf:
             for side, run in (("current", self.current), ("proposed", self.proposed))
         }
 
-    def json_figures(self) -> dict[str, dict[str, float | str | None]]:
+    def adjustments(self) -> dict[str, tuple[str, ...]]:
+        """{"current": ..., "proposed": ...}: the server's warnings of values it adjusted.
+
+        The proposed side's are those the changes brought (the current side's are not repeated):
+        `--change innodb_io_capacity=4000` above a max of 3000 runs 3000, as SET GLOBAL would.
+        """
+        cur = self.current.scenario.adjustments
+        new = tuple(a for a in self.proposed.scenario.adjustments if a not in cur)
+        return {"current": cur, "proposed": new}
+
+    def ran(self) -> dict[str, dict[str, str]]:
+        """{"current": {knob: value}, "proposed": {...}}: the changed knobs as each side ran them.
+
+        The server's own form (12G, ON); a changed knob the server adjusted shows the value it
+        runs, and a knob the server adjusted because of a change is in too.
+        """
+        cur, new = self.current.scenario, self.proposed.scenario
+        moved = (p.name for p in params.for_engine(cur.engine) if cur[p.name] != new[p.name])
+        names = [*self.changes, *moved]
+        return {
+            side: {k: server_value(params.get(k, sc.engine), sc[k]) for k in dict.fromkeys(names)}
+            for side, sc in (("current", cur), ("proposed", new))
+        }
+
+    def json_figures(self) -> dict[str, dict]:
         """`figures()` with JSON's null where a figure is not finite (no writes: no wear).
 
-        Plus "ssd_lifetime": each side's lifetime in words (`Lifetime.headline`).
+        Plus "ssd_lifetime": each side's lifetime in words (`Lifetime.headline`); "knobs": the
+        changed knobs as each side ran them (`ran`); "adjustments": the server's warnings.
         """
-        out: dict[str, dict[str, float | str | None]] = {
+        out: dict[str, dict] = {
             side: {k: v if math.isfinite(v) else None for k, v in rows.items()}
             for side, rows in self.figures().items()
         }
         out["ssd_lifetime"] = {side: life.headline for side, life in self.lifetimes().items()}
+        out["knobs"] = self.ran()
+        out["adjustments"] = {side: list(a) for side, a in self.adjustments().items()}
         return out
 
 
@@ -181,11 +213,12 @@ def _minus(a: float, b: float) -> float:
     return a - b
 
 
-def _figures(run: Run, w: WhatIf) -> dict[str, float]:
-    s = summarize(run, warmup_s=w.warmup_s, wear=w.wear)
-    series = run.series.slice(w.warmup_s)
-    db = float(amplification.db_bytes(run).slice(w.warmup_s).mean() or 0.0)
-    ftl = float(ssd.write_amplification(w.wear.fill, w.wear.model))
+def side_figures(run: Run, warmup_s: int, wear: WearSetting) -> dict[str, float]:
+    """One run's rows of the first table (`ROWS`), after its first `warmup_s` seconds."""
+    s = summarize(run, warmup_s=warmup_s, wear=wear)
+    series = run.series.slice(warmup_s)
+    db = float(amplification.db_bytes(run).slice(warmup_s).mean() or 0.0)
+    ftl = float(ssd.write_amplification(wear.fill, wear.model))
     out = {
         "tps": s["tps_mean"],
         "trx_latency_p99_ms": s["trx_latency_p99_ms"],

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+import types
+from pathlib import Path
 
+import polars as pl
 import pytest
 
-from flushsim import cli, tables
+from flushsim import Scenario, cli, params, schema, tables
 from flushsim.whatif import ROWS, parse_changes, read_config, whatif
 
 MYCNF = """\
@@ -69,7 +72,7 @@ def test_cli_whatif_writes_html_and_json(mycnf, tmp_path, capsys):
     argv += ["--warmup", "5", "--html", str(html), "--json", str(js), "--fill", "0.8"]
     assert cli.main(argv) == 0
     doc = json.loads(js.read_text())
-    assert set(doc) == {"current", "proposed", "difference", "ssd_lifetime"}
+    assert set(doc) == {"current", "proposed", "difference", "ssd_lifetime", "knobs", "adjustments"}
     assert "ssd_lifetime_years" in doc["difference"]
     # the JSON's words are the HTML's, and the same function's as the explorer's summary
     for side in ("current", "proposed"):
@@ -83,7 +86,7 @@ def test_cli_whatif_writes_html_and_json(mycnf, tmp_path, capsys):
     page = html.read_text()
     # the knob table shows sizes as written; the change as given
     assert "<td>64M</td>" in page and "<td>2k</td>" in page
-    assert page.count("<h3>Regime changes</h3>") == 1
+    assert page.count("<h3>Regimes (each once") == 1
     assert "warm-up 5 s" in capsys.readouterr().err
 
 
@@ -120,11 +123,17 @@ def test_parse_changes_keeps_the_text():
         parse_changes(["innodb_io_capacity=300", "innodb_io_capacity=400"])
 
 
-def test_report_takes_a_baseline(tmp_path):
+def test_report_takes_a_baseline_and_names_it(tmp_path):
     html = tmp_path / "r.html"
     argv = ["report", "default", "--baseline", "seed001-lru-burst", "--seconds", "3"]
     assert cli.main([*argv, "--warmup", "2", "--html", str(html)]) == 0
-    assert html.stat().st_size > 0
+    page = html.read_text()
+    assert "<h3>Baseline: seed001-lru-burst, drawn dashed</h3>" in page
+    assert "<th>this run</th><th>baseline</th><th>difference</th>" in page
+    # the knobs that differ, each side's value
+    differ = re.findall(r"<tr><td><code>(\w+)</code></td><td>[^<]*</td><td>[^<]*</td></tr>", page)
+    assert differ and all(k != "seed" for k in differ)
+    assert page.count('"value":"baseline: seed001-lru-burst (dashed)"') >= 3  # legends
 
 
 def test_an_error_in_an_included_file_names_that_file_and_line(mycnf):
@@ -166,3 +175,65 @@ def test_each_setting_names_its_file_as_written(mycnf, monkeypatch, tmp_path, ca
     page = (tmp_path / "w.html").read_text()
     assert "<td>conf.d/redo.cnf, line 2</td>" in page and "<td>my.cnf, line 2</td>" in page
     assert capsys.readouterr().err.splitlines()[1].split()[:2] == ["file", "line"]
+
+
+def test_the_knob_table_shows_what_ran_where_from_and_the_servers_adjustment(mycnf, tmp_path):
+    html, js = tmp_path / "w.html", tmp_path / "w.json"
+    # my.cnf says innodb_io_capacity = 200 (line 3); the command line says 300, max 1000; the
+    # proposed 2000 is above that max: the server runs 1000 and warns, as SET GLOBAL would
+    argv = ["whatif", str(mycnf), "--change", "innodb_io_capacity=2000", *SMALL]
+    argv += ["--set", "innodb_io_capacity=300", "--set", "innodb_io_capacity_max=1000"]
+    assert cli.main([*argv, "--warmup", "2", "--html", str(html), "--json", str(js)]) == 0
+    page = html.read_text()
+    row = "<tr><td>innodb_io_capacity</td><td>300</td><td>1000 (asked 2000)</td>"
+    assert f"{row}<td>--set (the config&#x27;s 200: {mycnf}, line 3)</td></tr>" in page
+    assert "<tr><td>innodb_io_capacity_max</td><td>1000</td><td></td><td>--set</td>" in page
+    assert "<tr><td>innodb_buffer_pool_size</td><td>64M</td>" in page  # as written
+    warning = "innodb_io_capacity cannot be set higher than innodb_io_capacity_max"
+    assert f"<li>proposed: {warning}" in page
+    doc = json.loads(js.read_text())
+    assert doc["knobs"] == {
+        "current": {"innodb_io_capacity": "300"},
+        "proposed": {"innodb_io_capacity": "1000"},
+    }
+    assert doc["adjustments"]["current"] == []
+    assert [warning in a for a in doc["adjustments"]["proposed"]] == [True]
+    # counts whole, the lifetime in words and its change in days, the hours said
+    assert re.search(r"wait_free, total</td><td>waits</td><td[^>]*>[\d,]+</td>", page)
+    assert "ssd_hours_per_day" not in page.split("<script")[0]
+    assert re.search(r"50% full, 24 hours a day</td><td></td><td[^>]*>about [\d.,]+ \w+</td>", page)
+    assert re.search(r"<td[^>]*>[+-][\d.,]+ days( \([+-]\d+ %\))?</td></tr>", page)
+    # the workload is said, and that it is not the config's
+    line = "Workload: flushsim&#x27;s defaults except table_rows, threads: uniform access to"
+    assert f"{line} 200,000 rows (46 MiB), 4 threads, 20 % writes" in page
+    # each regime once per side, none repeated under the player
+    head = page.split("<h3>Regimes")[1].split("</div>")[0]
+    for side in head.split("<h4>")[1:]:
+        items = re.findall(r"<li>(.*?)</li>", side)
+        assert len(items) == len(set(items))
+    assert "<b>1</b> at" not in page
+
+
+def test_regime_summary_lists_each_regime_once_with_its_seconds():
+    from flushsim.viz.regimes import regime_summary, rule_text
+
+    n = 8
+    cols = {c: [0] * n for c in schema.COL}
+    cols["time_s"] = list(range(1, n + 1))
+    cols["sim_tps"] = [100] * n
+    cols["buffer_flush_sync_total_pages"] = [0, 5, 0, 5, 0, 5, 0, 0]  # sync, adaptive in turn
+    cols["buffer_flush_adaptive_total_pages"] = [5, 0, 5, 0, 5, 0, 5, 5]
+    run = types.SimpleNamespace(series=pl.DataFrame(cols), scenario=Scenario())
+    got = regime_summary(run)
+    assert got.rows() == [
+        (1, 5, rule_text("adaptive", "mysql-8.0")),
+        (2, 3, rule_text("sync", "mysql-8.0")),
+    ]
+
+
+def test_a_recordings_settings_are_its_own_and_a_set_knob_is_the_command_lines():
+    rec = Path(__file__).resolve().parents[1] / "data/reference/mariadb-10.11/burst-lwm10.parquet"
+    report = read_config(rec, threads=4)
+    assert report.modelled and "threads" not in report.modelled
+    for k, text in report.modelled.items():  # the knob table's text reads as the value that ran
+        assert str(params.parse_value(k, text)) == str(report.scenario.knobs[k]), k

@@ -7,6 +7,7 @@ are what a trainer would say while pointing at the curve.
 
 from __future__ import annotations
 
+import html
 import math
 
 import polars as pl
@@ -135,3 +136,42 @@ def regime_changes(run: Run) -> pl.DataFrame:
         },
         schema={"time_s": pl.Int64, "x": pl.Float64, "regime": pl.String, "text": pl.String},
     )
+
+
+def regime_summary(run: Run) -> pl.DataFrame:
+    """Each regime once, with its first second and how many seconds it held.
+
+    Columns `time_s`, `seconds` and `text`, in time order; a timeline event is a row of its own
+    (`seconds` null). What a report lists, where `regime_changes` (the timeline's marks) repeats
+    a regime each time it comes back: sync and adaptive flushing alternate every second or two
+    under a write burst.
+    """
+    s = run.series
+    engine = run.scenario.engine
+    rows: list[tuple[int, int | None, str]] = []
+    for key, cond, _ in RULES:
+        on = s.select(cond.fill_null(False).alias("on"))["on"]
+        if on.any():
+            first = int(s["time_s"].filter(on)[0])
+            rows.append((first, int(on.sum()), rule_text(key, engine)))
+    for at, action, knob, value in run.scenario.changes:
+        if at <= s.height:  # not after the run's end
+            rows.append((math.ceil(at), None, event_text(action, knob, value, engine)))
+    rows.sort(key=lambda r: r[0])
+    return pl.DataFrame(
+        {
+            "time_s": [r[0] for r in rows],
+            "seconds": [r[1] for r in rows],
+            "text": [r[2] for r in rows],
+        },
+        schema={"time_s": pl.Int64, "seconds": pl.Int64, "text": pl.String},
+    )
+
+
+def summary_items(summary: pl.DataFrame) -> str:
+    """`regime_summary` as HTML list items: "sync flushing ...: 13 s, from t=21 s"."""
+    items = []
+    for t, n, text in summary.iter_rows():
+        words = f"at {t} s: {text}" if n is None else f"{text}: {n} s, from t={t} s"
+        items.append(f"<li>{html.escape(words)}</li>")
+    return "".join(items) or "<li>none</li>"
