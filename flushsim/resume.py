@@ -1,12 +1,12 @@
 """A run in pieces: simulate to second W, keep the kernel's whole state, resume it later.
 
 `start(scenario, rows)` is a run at second 0 whose series has room for `rows` seconds;
-`resume(paused, seconds, changes)` copies it and simulates on to second `seconds` (`go_on`
-without the copy), applying `changes` (Scenario.changes tuples in absolute seconds, none before
-the pause) on the way, so a SET GLOBAL at the pause goes the way of any timeline event. The
-paused run is left as it was: it can be resumed again, with other changes. Running to W and
-resuming to W + D is the same run, bit for bit, as running to W + D at once
-(tests/test_resume.py); series rows stay indexed by absolute second. docs/model.md, "Warm starts".
+`resume(paused, seconds, changes)` copies it (`fork`) and simulates on to second `seconds` (`go_on`
+without the copy), applying `changes` (Scenario.changes tuples in absolute seconds, none before the
+pause) on the way, so a SET GLOBAL at the pause goes the way of any timeline event. The paused run
+is left as it was: it can be resumed again, with other changes. Running to W and resuming to W + D
+is the same run, bit for bit, as running to W + D at once (tests/test_resume.py); series rows stay
+indexed by absolute second. docs/model.md, "Warm starts".
 """
 
 from __future__ import annotations
@@ -83,13 +83,16 @@ def start(scenario: Scenario, rows: int, *, kernel: str = "numba") -> Paused:
 
 def resume(paused: Paused, seconds: int, changes=()) -> Paused:
     """A copy of `paused` simulated on to second `seconds`, applying `changes` on the way."""
+    return go_on(fork(paused), seconds, changes)
+
+
+def fork(paused: Paused) -> Paused:
+    """A copy of `paused` to go on with (`go_on`), leaving `paused` as it was."""
     if paused.kernel == "numba":
         from .kernels.sim import copy_state
 
-        state = copy_state(paused.state)
-    else:
-        state = copy.deepcopy(paused.state)
-    return go_on(dc_replace(paused, state=state), seconds, changes)
+        return dc_replace(paused, state=copy_state(paused.state))
+    return dc_replace(paused, state=copy.deepcopy(paused.state))
 
 
 def go_on(paused: Paused, seconds: int, changes=()) -> Paused:

@@ -40,7 +40,7 @@ from . import _sweep_workers, params, ssd
 from .lifetime import run_lifetime
 from .run import Run, latency_quantiles, simulate
 from .scenario import MAX_SECONDS, Scenario
-from .warmup import AUTO, AUTO_CAP_S, warm
+from .warmup import AUTO, AUTO_CAP_S, simulate_warm, warm_up
 
 DEFAULT_DRIVE = "intel-dc-p4610-1.6tb"
 DEFAULT_FILL = 0.5
@@ -451,10 +451,13 @@ class _Book:
 def _run_task(task: Task, warmup_s: int | str, wear: WearSetting) -> tuple[int, dict[str, float]]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", params.FlushsimWarning)  # reported once, by plan()
-        scenario = task.scenario
         if warmup_s == AUTO:  # each point settles in its own time: a larger pool fills longer
-            scenario, warmup_s, _ = warm(scenario, AUTO)
-        run = simulate(scenario)
+            # run on from the kept warm state: the lengthened run's summary, the warm-up
+            # simulated once (tests/test_sweep.py)
+            warm = warm_up(task.scenario, AUTO)
+            summary = summarize(simulate_warm(task.scenario, warm=warm), wear=wear)
+            return task.index, {**summary, "warmup_s": float(warm.seconds)}
+        run = simulate(task.scenario)
     return task.index, summarize(run, warmup_s=warmup_s, wear=wear)
 
 
@@ -499,8 +502,8 @@ def sweep(
         client: a `dask.distributed.Client`: run on its cluster instead of local processes.
         progress: show a progress bar (a widget in notebooks, a line in a terminal).
         warmup_s: seconds at the start of every run left out of the summary, or "auto": each
-            run lengthened by its own warm-up (`warmup.warm`: until its dirty pages, free
-            pages and checkpoint age settle, at most AUTO_CAP_S), simulated and left out.
+            run starts after its own warm-up (`warmup.warm_up`: until its dirty pages, free
+            pages and checkpoint age settle, at most AUTO_CAP_S), simulated once and kept.
         drive: the SSD whose lifetime is projected: a catalog name or an `ssd.Drive`.
         fill: fraction of that drive holding data (0 to 0.95).
         ftl_model: its FTL write-amplification model (`ssd.write_amplification`).

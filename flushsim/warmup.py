@@ -14,6 +14,7 @@ warm run is the same run, same seed: only its first seconds are left out (docs/m
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 
@@ -21,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from . import params, schema
-from .resume import Paused, check_resume, go_on, resume, start
+from .resume import Paused, check_resume, fork, go_on, resume, start
 from .run import Run, simulate
 from .scenario import MAX_SECONDS, Event, Scenario
 
@@ -188,6 +189,24 @@ def simulate_warm(
         warm = warm_up(scenario, warmup, kernel=kernel)
     end, changes = _resumed(warm, scenario)
     return resume(warm.paused, end, changes).run(scenario, warm.seconds)
+
+
+def simulate_warm_steps(
+    scenario: Scenario, warm: Warm, first: int, *, paused: Paused | None = None
+) -> Iterator[Run]:
+    """simulate_warm(scenario, warm=warm) in two steps of one simulation: a head, then the whole.
+
+    The head is the Run of the first `first` seconds (that of `scenario.replace(seconds=first)`).
+    The first seconds are not simulated again: the state goes on from there. `paused` is a copy
+    of `warm.paused` (`fork`) made ahead, to run on; without it, one is made here.
+    """
+    end, changes = _resumed(warm, scenario)
+    paused = fork(warm.paused) if paused is None else paused
+    cut = min(warm.seconds + first, end)
+    head = go_on(paused, cut, [c for c in changes if c[0] < cut])
+    yield head.run(scenario.replace(seconds=cut - warm.seconds), warm.seconds)
+    whole = go_on(head, end, [c for c in changes if c[0] >= cut])
+    yield whole.run(scenario, warm.seconds)
 
 
 def reaches(warm: Warm, scenario: Scenario) -> bool:

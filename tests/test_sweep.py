@@ -164,6 +164,21 @@ def test_warmup_auto_is_each_points_own(capsys, tmp_path):
     assert pl.read_csv(out)["warmup_s"].to_list() == table["warmup_s"].to_list()
 
 
+@pytest.mark.parametrize("engine", ["mysql-8.0", "mariadb-10.11"])
+@pytest.mark.parametrize("warm_s", [15, warmup.AUTO], ids=["fixed", "auto"])
+def test_a_resumed_warm_up_summarizes_as_the_lengthened_run(engine, warm_s):
+    # what lets a sweep simulate a point's warm-up once: the run resumed from the kept warm
+    # state (warm_up, then simulate_warm) has the summary of the lengthened run, cut
+    sc = fs.presets.get("default").replace(engine=engine, seconds=20)
+    sc = sc.at(5, innodb_io_capacity=400)
+    longer, cut_s, _ = warmup.warm(sc, warm_s)
+    lengthened = summarize(fs.simulate(longer), warmup_s=cut_s)
+    w = warmup.warm_up(sc, warm_s)
+    resumed = summarize(warmup.simulate_warm(sc, warm=w))
+    assert w.seconds == cut_s > 0 and resumed["warmup_s"] == 0
+    np.testing.assert_equal({**resumed, "warmup_s": float(cut_s)}, lengthened)  # NaN == NaN
+
+
 def test_warmup_leaves_out_the_first_seconds():
     run = fs.simulate(BASE)
     full, late = summarize(run), summarize(run, warmup_s=3)

@@ -425,8 +425,8 @@ def test_autoplay_rerun_ends_with_the_whole_run_drawn(monkeypatch):
     assert n == 20  # FLUSHSIM_FAST: longer than two previews, so a preview was sent first
     assert len(ex.sources["pool"].data["time_s"]) == n == ex.figs.clock.end
     assert ex.figs.play.active and ex.figs.clock.value == 0
-    # the whole run came from the explorer's other thread while the preview was drawn: the same
-    # numbers as a run of the same settings in this thread
+    # the whole run went on from the preview's state, itself from a copy of the warm server
+    # made ahead: the same numbers as a run of the same settings at once
     assert ex.run.series.equals(simulate_warm(ex.scenario_now(), warm=ex.warm).series)
     np.testing.assert_array_equal(
         ex.sources["pool"].data["dirty"], ex.run.series["buffer_pool_pages_dirty"].to_numpy()

@@ -60,3 +60,21 @@ def test_a_static_change_warms_up_again(explorer):
     assert explorer.warmups == 2
     assert explorer.warm.scenario["innodb_buffer_pool_size"] == 128 * fs.params.MiB
     assert explorer.run.series.equals(simulate_warm(explorer.scenario_now(), AUTO).series)
+
+
+def test_re_runs_go_on_from_a_copy_of_the_warm_server_made_ahead(monkeypatch):
+    monkeypatch.setenv("FLUSHSIM_FAST", "1")
+    ex = Explorer(autoplay=True)
+    ex.run  # noqa: B018 (the first run)
+    for capacity in (400, 300, 400):
+        spare = ex._spare
+        assert spare is not None and spare[0] is ex.warm  # made after the last run was shown
+        assert spare[1].result().state is not ex.warm.paused.state
+        ex.set(innodb_io_capacity=capacity)
+        assert ex._spare is not spare  # used, and a new one made
+        # the kept warm server is left as it was: each run is that of a fresh resume
+        assert ex.run.series.equals(simulate_warm(ex.scenario_now(), warm=ex.warm).series)
+    assert ex.warmups == 1
+    ex.start_picker.value = "cold"  # previewed too, from a fresh state: simulate's run
+    assert ex.run.series.equals(fs.simulate(ex.scenario_now()).series)
+    assert "cold start" in ex.status.value

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from flushsim import Scenario, compare, presets, simulate, warmup
-from flushsim.resume import go_on, resume
+from flushsim.resume import fork, go_on, resume
 from flushsim.warmup import (
     AUTO,
     AUTO_CAP_S,
@@ -18,6 +18,7 @@ from flushsim.warmup import (
     parse_warmup,
     settle_time,
     simulate_warm,
+    simulate_warm_steps,
     warm,
     warm_up,
 )
@@ -189,3 +190,22 @@ def test_a_warm_runs_redo_bytes_start_after_its_warm_up():
     expected = amplification.db_bytes(whole).slice(seconds).to_list()
     for run in (cut(whole, seconds, sc), simulate_warm(sc, warm=warm_up(sc, 30))):
         assert amplification.db_bytes(run).to_list() == expected
+
+
+@pytest.mark.parametrize("engine", ["mysql-8.0", "mariadb-10.11"])
+def test_a_warm_run_in_steps_is_its_head_then_the_whole_run(engine):
+    # the explorer's preview then the rest, one simulation: the same numbers as two runs
+    sc = _small().replace(engine=engine).at(2, innodb_io_capacity=300).at(9, threads=2)
+    changed = sc.replace(innodb_io_capacity_max=4000)  # a SET GLOBAL at second 0 too
+    cold = warm_up(sc, 0)  # the explorer's cold start: a 0 s warm-up
+    for w in (warm_up(sc, 10), cold):
+        head, whole = simulate_warm_steps(changed, w, 5)
+        for run, of in ((head, changed.replace(seconds=5)), (whole, changed)):
+            expected = simulate_warm(of, warm=w)
+            assert run.series.equals(expected.series) and run.start_lsn == expected.start_lsn
+            assert np.array_equal(run.latency_hist, expected.latency_hist)
+        assert head.series.height == 5 and whole.series.height == 12
+    # from a copy made ahead (`fork`), the kept state left as it was; cold, it is simulate's run
+    whole = list(simulate_warm_steps(sc, cold, 5, paused=fork(cold.paused)))[-1]
+    assert whole.series.equals(simulate(sc).series)
+    assert whole.series.equals(simulate_warm(sc, warm=cold).series)

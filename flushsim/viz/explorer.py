@@ -6,15 +6,16 @@ pause, time slider) and the regime changes in plain words under them.
 
 How it stays responsive (docs/development.md, jupyter_bokeh): sliders use `continuous_update=False`,
 so a drag runs one simulation on release; a run's changes to the figures reach the page as one
-message of plain lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first and
-computes the rest on another thread; the animation runs in the browser and keeps its frames there
-(player.py: a CustomJS player moves the curtain), so the kernel is free for the next knob change;
-the fill-factor and hours-a-day sliders only recompute the wear figures. The drive picker sets the
-drive's endurance and, unless "separate performance profile" is ticked, `device` too. The
+message of plain lists (bokeh_widget.BatchedBokehModel); a re-run sends its first seconds first,
+then simulates on from there to the end; the animation runs in the browser and keeps its frames
+there (player.py: a CustomJS player moves the curtain), so the kernel is free for the next knob
+change; the fill-factor and hours-a-day sliders only recompute the wear figures. The drive picker
+sets the drive's endurance and, unless "separate performance profile" is ticked, `device` too. The
 figures and their widget are built when first shown, so an explorer driven only from code costs a
-simulation. A shown explorer simulates its first run while the page loads and draws it when the
-page has drawn the figures. Runs start warm (the "start" control): an auto warm-up, kept and
-resumed while only dynamic knobs change (docs/model.md, "Warm starts").
+simulation. A shown explorer simulates its first run while the page loads and draws it when the page
+has drawn the figures. Runs start warm (the "start" control): an auto warm-up, kept and resumed
+while only dynamic knobs change (docs/model.md, "Warm starts"); a copy of it to resume is made
+ahead, between knob changes.
 
 Every control carries the DOM class `fs-knob-<knob>` and the status line the class `fs-status`
 with the text `ready` after a run has been drawn, for the browser tests. Every text about a knob
@@ -42,9 +43,10 @@ from .. import params, presets, ssd
 from ..knob_text import help_text, server_value, translation_text
 from ..lifetime import Lifetime, run_lifetime
 from ..params import GiB, MiB
+from ..resume import Paused, fork
 from ..run import Run, simulate
 from ..scenario import Scenario, translate
-from ..warmup import AUTO, Warm, reaches, simulate_warm, warm_up
+from ..warmup import AUTO, Warm, reaches, simulate_warm, simulate_warm_steps, warm_up
 from . import figures
 from .bokeh_widget import BatchedBokehModel
 from .readout import TypedReadout
@@ -137,7 +139,7 @@ START_HELP = (
     "take over is a lesson of its own."
 )
 
-# The whole run is simulated on this thread while the preview is drawn (one at a time).
+# The first run (while the page loads) and the copy of the warm server for the next re-run.
 _RUNNER = ThreadPoolExecutor(1, thread_name_prefix="flushsim-explorer")
 
 
@@ -174,6 +176,8 @@ class Explorer:
         # `simulate_warm(ex.scenario_now(), warm=ex.warm)` is the current run
         self.warm: Warm | None = None
         self.warmups = 0  # warm-ups simulated so far
+        # a copy of `warm.paused` for the next re-run to go on with, made between knob changes
+        self._spare: tuple[Warm, Future[Paused]] | None = None
         self.start_note = ""  # "warm start: N s warm-up" or "cold start"
         self.scenario = presets.get(preset)
         self.setting = figures.default_ssd()
@@ -622,6 +626,22 @@ class Explorer:
     def _simulate(sc: Scenario, warm: Warm | None) -> Run:
         return simulate(sc) if warm is None else simulate_warm(sc, warm=warm)
 
+    def _steps(self, sc: Scenario, warm: Warm | None):
+        """The run of `sc` in two steps (`simulate_warm_steps`): its preview, then the whole."""
+        if warm is None:  # a cold start: "warmed up" 0 s, a fresh state
+            return simulate_warm_steps(sc, warm_up(sc, 0), PREVIEW_S)
+        return simulate_warm_steps(sc, warm, PREVIEW_S, paused=self._take_spare(warm))
+
+    def _take_spare(self, warm: Warm) -> Paused | None:
+        """The copy of `warm` made ahead (waited for if still being made), or None."""
+        spare, self._spare = self._spare, None
+        return spare[1].result() if spare is not None and spare[0] is warm else None
+
+    def _make_spare(self) -> None:
+        """Copy the kept warm server on the runner thread, for the next re-run to go on with."""
+        if self.warm is not None and (self._spare is None or self._spare[0] is not self.warm):
+            self._spare = (self.warm, _RUNNER.submit(fork, self.warm.paused))
+
     def _warm_for(self, sc: Scenario) -> Warm | None:
         """The warm server `sc` runs from (None: a cold start): the kept one, or a new warm-up.
 
@@ -669,10 +689,11 @@ class Explorer:
 
         When animating, the first PREVIEW_S seconds are simulated and sent first (a run's first
         seconds do not depend on its length: same config and seed, same numbers), so the
-        figures start moving within tens of milliseconds of a knob change. The whole run is
-        simulated meanwhile on another thread (the kernel releases the GIL), and the browser's
-        player waits at the preview's last second until it arrives. A warm start resumes both
-        from the kept warm server (`_warm_for`): no warm-up when only dynamic knobs changed.
+        figures start moving within tens of milliseconds of a knob change. The same state then
+        goes on to the end (`simulate_warm_steps`: nothing simulated twice, and no second
+        thread competes with the preview for a core), while the browser's player waits at the
+        preview's last second. A warm start resumes from a copy of the kept warm server made
+        ahead (`_spare`): no warm-up when only dynamic knobs changed, and no copy to wait for.
         """
         self._first_pending = False  # the current settings replace a first run not yet shown
         self._status("running…", "#b36b00")
@@ -681,13 +702,10 @@ class Explorer:
             t0 = time.perf_counter()
             warm = self._warm_for(sc)
             if self.autoplay and sc.seconds > 2 * PREVIEW_S:
-                whole = _RUNNER.submit(self._simulate, sc, warm)
-                try:
-                    self.run = self._simulate(sc.replace(seconds=PREVIEW_S), warm)
-                    self._draw(seconds=sc.seconds, preview=True)
-                finally:
-                    run = whole.result()  # an error in the preview waits for it too
-                previewed = True
+                steps = self._steps(sc, warm)
+                self.run = next(steps)
+                self._draw(seconds=sc.seconds, preview=True)
+                run, previewed = next(steps), True
             else:
                 run, previewed = self._simulate(sc, warm), False
             self.last_run_s = time.perf_counter() - t0
@@ -711,6 +729,7 @@ class Explorer:
         self.messages.value = "<br>".join(f"<i>server adjustment:</i> {m}" for m in notes)
         self._draw(restart=restart)
         self._status("ready", "#2a7f2a")
+        self._make_spare()
 
     def _draw(
         self, seconds: int | None = None, restart: bool = True, preview: bool = False
