@@ -162,7 +162,8 @@ def _parser() -> argparse.ArgumentParser:
 
 _DRIVE_HELP = (
     "SSD from data/ssd_catalog.csv: its endurance for the lifetime, and its performance "
-    "profile for the run (device=..., unless --set device=... is given)"
+    "profile for the run (device=..., unless --set device=... is given); or your own drive "
+    "as CAPACITY:RATING from its datasheet, e.g. 960GB:600TBW (endurance only)"
 )
 
 

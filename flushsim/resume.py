@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from . import schema
-from .run import KERNELS, Run, _interrupted, kernel_inputs, series_frame, timeline_arrays
+from .run import KERNELS, Run, call_kernel, kernel_inputs, series_frame, timeline_arrays
 from .scenario import Scenario
 
 
@@ -103,12 +103,7 @@ def go_on(paused: Paused, seconds: int, changes=()) -> Paused:
     if paused.kernel == "numba":
         from .kernels.sim import run_state
 
-        try:
-            run_state(paused.state, *arrays, seconds)
-        except SystemError as exc:
-            if (interrupt := _interrupted(exc)) is not None:
-                raise interrupt from None
-            raise
+        call_kernel(run_state, paused.state, *arrays, seconds)
     else:
         paused.state.run_to(seconds, arrays)
     return dc_replace(paused, second=seconds)

@@ -18,6 +18,7 @@ buf_pool.stat.LRU_waits (one per wait for the page cleaner, or per user LRU batc
 from __future__ import annotations
 
 import functools
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -276,14 +277,48 @@ def simulate(
         from .kernels.sim import simulate_kernel
     else:
         from .kernels.reference import simulate_kernel
+    out, hist = call_kernel(simulate_kernel, *inputs.args())
+    series = series_frame(out, hist, scenario.engine)
+    return Run(scenario=scenario, series=series, latency_hist=hist, kernel=kernel)
+
+
+def call_kernel(kernel, *args):
+    """`kernel(*args)`, waited for on the main thread so that Ctrl-C stops the wait at once.
+
+    A signal handled while numba boxes a kernel's result (its unpickling, in the first call)
+    crashed the process with a segmentation fault. On the main thread the kernel therefore runs
+    on a daemon thread, where no signal handler runs, and the main thread waits in short,
+    interruptible joins: a Ctrl-C (or the CLI's SIGTERM) raises there, and the kernel's run,
+    which cannot be stopped, is dropped with the process. Elsewhere (the explorer's runner) no
+    signal arrives: the kernel runs on the calling thread.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return _unwrapped(kernel, args)
+    box = {}
+
+    def work():
+        try:
+            box["result"] = _unwrapped(kernel, args)
+        except BaseException as exc:  # handed to the waiting thread, which raises it
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="flushsim-kernel", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _unwrapped(kernel, args):
+    """`kernel(*args)`, a KeyboardInterrupt hidden in numba's SystemErrors raised as itself."""
     try:
-        out, hist = simulate_kernel(*inputs.args())
+        return kernel(*args)
     except SystemError as exc:
         if (interrupt := _interrupted(exc)) is not None:
             raise interrupt from None  # itself: the CLI's Terminated("SIGTERM") stays one
         raise
-    series = series_frame(out, hist, scenario.engine)
-    return Run(scenario=scenario, series=series, latency_hist=hist, kernel=kernel)
 
 
 def _interrupted(exc: BaseException) -> KeyboardInterrupt | None:

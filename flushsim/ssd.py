@@ -33,6 +33,7 @@ from __future__ import annotations
 import csv
 import difflib
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -923,11 +924,20 @@ def catalog_drives() -> list[Drive]:
     return [Drive(**row) for row in _catalog().iter_rows(named=True)]
 
 
+# a drive typed in by hand: its capacity and total-bytes-written rating in the vendor's decimal
+# units, as a datasheet prints them ("960GB:600TBW", "3.84TB:7PBW")
+TYPED_DRIVE = re.compile(r"(\d+(?:\.\d+)?)(GB|TB):(\d+(?:\.\d+)?)(TBW|PBW)", re.IGNORECASE)
+TYPED_HELP = "or CAPACITY:RATING from the drive's datasheet, e.g. 960GB:600TBW or 3.84TB:7PBW"
+_DECIMAL = {"GB": 1e9, "TB": 1e12, "TBW": 1e12, "PBW": 1e15}
+
+
 def drive(name: str) -> Drive:
-    """The catalog drive called `name` (case-insensitive).
+    """The catalog drive called `name` (case-insensitive), or one typed in as CAPACITY:RATING.
 
     Args:
-        name: catalog key, e.g. "intel-dc-p4610-1.6tb".
+        name: catalog key, e.g. "intel-dc-p4610-1.6tb", or "960GB:600TBW" (decimal GB/TB,
+            rated TBW/PBW, as the drive's datasheet gives them): a drive with no performance
+            profile of its own.
 
     Returns:
         The Drive.
@@ -939,7 +949,21 @@ def drive(name: str) -> Drive:
     key = str(name).strip().lower()
     if key in drives:
         return drives[key]
+    if typed := TYPED_DRIVE.fullmatch(key.replace(" ", "")):
+        return _typed_drive(*typed.groups())
     close = [n for n in drives if key and key in n][:3]
     close = close or difflib.get_close_matches(key, list(drives), n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise ValueError(f"unknown drive {name!r}{hint} (drives: {', '.join(drives)})")
+    raise ValueError(f"unknown drive {name!r}{hint} (drives: {', '.join(drives)}; {TYPED_HELP})")
+
+
+def _typed_drive(capacity: str, unit: str, rating: str, rating_unit: str) -> Drive:
+    unit, rating_unit = unit.upper(), rating_unit.upper()
+    label = f"{capacity}{unit}:{rating}{rating_unit}"
+    return Drive(
+        name=label,
+        capacity_bytes=float(capacity) * _DECIMAL[unit],
+        tbw_bytes=float(rating) * _DECIMAL[rating_unit],
+        source="typed in by hand",
+        model=f"a {capacity} {unit} drive rated {rating} {rating_unit}",
+    )

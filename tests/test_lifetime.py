@@ -208,6 +208,19 @@ def test_cli_drive_sets_device_unless_set():
         cli._drive_set(argparse.Namespace(drive="floppy", set=[]))
 
 
+def test_a_drive_typed_in_from_its_datasheet():
+    # a 960 GB consumer drive the catalog lacks: decimal units, as datasheets print them
+    d = ssd.drive("960GB:600TBW")
+    assert (d.capacity_bytes, d.tbw_bytes, d.device) == (960e9, 600e12, "")
+    assert ssd.drive(" 3.84tb:7PBW").endurance_bytes == 7e15
+    assert d.model == "a 960 GB drive rated 600 TBW"
+    args = argparse.Namespace(drive="960GB:600TBW", set=[])
+    assert cli._drive_set(args) == []  # endurance only: the run keeps its own profile
+    # the server's binary suffixes are not a drive's: refused, with the format named
+    with pytest.raises(ValueError, match=r"unknown drive '960G:600TBW'.*e\.g\. 960GB:600TBW"):
+        ssd.drive("960G:600TBW")
+
+
 def test_report_drive_runs_on_its_profile_and_says_the_same_lifetime(tmp_path, small_run):
     html = tmp_path / "r.html"
     argv = ["report", "default", "--seconds", "12", "--html", str(html)]

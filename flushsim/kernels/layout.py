@@ -253,7 +253,8 @@ TH_COMMIT_LSN = 7  # and the LSN that flush must cover,
 TH_SLOT = 8  # trx_rate: 1 + the start slot (us) it sleeps until (0: none)
 TH_FREE_K = 9  # 1 + the get_free_block iteration it sleeps in (0: none; < 0: past a flush)
 TH_HELD = 10  # 1 + the frame its single-page flush holds until it wakes (0: none)
-N_TH = 11
+TH_BEGUN = 11  # 1 while its transaction, begun at TH_START, waits in log_free_check
+N_TH = 12
 
 # globals (float64)
 GF_PAGE_AVG_RATE = 0  # Adaptive_flush page_avg_rate, pages/s

@@ -130,6 +130,7 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
                 "rows_left": 0,
                 "rows_done": 0,
                 "start": 0,
+                "begun": False,  # its transaction, begun at start, waits in log_free_check
                 "pending": None,
                 "wrote": False,
                 "commit_pending": False,
@@ -287,6 +288,7 @@ class ReferenceSim(IoMixin, PoolMixin, CleanerMixin, ThreadsMixin, MariaDBMixin)
                 or (self.wl_done and self.threads[e]["rows_left"] == 0)
             ):
                 self.threads[e]["rows_left"] = 0
+                self.threads[e]["begun"] = False
                 self.threads[e]["pending"] = None
                 if self.threads[e]["held"] is not None:
                     self.single_flush_done(self.threads[e]["held"])

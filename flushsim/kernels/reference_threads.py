@@ -226,12 +226,14 @@ class ThreadsMixin:
         if th["commit_pending"]:
             return self.finish_commit(e, t)
         if th["rows_left"] == 0:
-            if self.k.trx_rate > 0:
+            if self.k.trx_rate > 0 and not th["begun"]:
                 if th["slot"] is None or th["slot"] < self.pace_epoch:
                     th["slot"] = self.pace_claim(t)
                 if th["slot"] > t:
                     return th["slot"]
                 th["slot"] = None
+            if not th["begun"]:
+                th.update(begun=True, start=t)  # a log_free_check wait counts in its latency
             if self.is_mariadb():
                 wait = self.ma_log_free_check(t)
                 if wait > 0:
@@ -245,7 +247,7 @@ class ThreadsMixin:
                     self.signal_cleaner(t, True)
                     self.count(t, S.C_REDO_WAIT, L.REDO_WAIT_POLL_US / 1000.0)
                     return t + L.REDO_WAIT_POLL_US
-            th.update(rows_left=int(self.k.rows_per_trx), rows_done=0, start=t)
+            th.update(rows_left=int(self.k.rows_per_trx), rows_done=0, begun=False)
         local = t
         while th["rows_left"] > 0:
             if th["pending"] is not None:

@@ -220,6 +220,7 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
             or (g[L.G_WL_DONE] == 1 and th[e, L.TH_ROWS_LEFT] == 0)
         ):
             th[e, L.TH_ROWS_LEFT] = 0  # a stopped thread abandons its transaction
+            th[e, L.TH_BEGUN] = 0
             th[e, L.TH_PENDING] = 0
             if th[e, L.TH_HELD] != 0:  # its single-page flush is done: the frame is free
                 single_flush_done(pool, knobs, th[e, L.TH_HELD] - 1)

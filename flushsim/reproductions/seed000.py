@@ -180,7 +180,7 @@ def seed000_iostat(run: Run, from_s: int, to_s: int) -> pl.DataFrame:
         `await_ms`, `r_await_ms`, `w_await_ms` (ms; await is the mean over reads and writes),
         `util_pct` (%); then pidstat's kB_wr/s: `mysqld_kB_wr_s` (wkB_s less the neighbour's)
         and `convert_kB_wr_s` (the neighbour's, sim_neighbour_wkB_s). Figures are attributed
-        to the second an I/O is submitted in (kernels/io.py).
+        to the second an I/O completes in, as Linux counts them (kernels/io.py).
     """
     s = run.series.filter(pl.col("time_s").is_between(from_s, to_s))
     ios = pl.col("r_s") + pl.col("w_s")
