@@ -55,6 +55,35 @@ def test_an_error_names_file_line_and_knob(tmp_path, replace, by, where):
     assert str(err.value).startswith(f"{path}{where}")
 
 
+@pytest.mark.parametrize(
+    ("replace", "by", "where", "says"),
+    [
+        ("seconds = 5", "second = 5", ", line 2 (second): ", "did you mean seconds or seed?"),
+        ("[knobs]", "[knob]", ", line 4 (knob): ", "unknown table [knob] at the top"),
+        ("seed = 3", "innodb_io_capacity = 9", ", line 3 (innodb_io_capacity): ", "[knobs]"),
+        ("at = 2", "at = 2\nacton = 'x'", ", line 9 (acton): ", "did you mean action?"),
+        ("set = {", "innodb_io_capacity = 1\nset = {", ", line 9 (innodb_io_capacity): ", "set"),
+    ],
+)
+def test_an_unknown_key_or_table_is_refused_with_its_line(tmp_path, replace, by, where, says):
+    path = tmp_path / "bad.toml"
+    path.write_text(GOOD.replace(replace, by))
+    with pytest.raises(ValueError) as err:
+        presets.resolve(str(path))
+    assert str(err.value).startswith(f"{path}{where}") and says in str(err.value)
+
+
+def test_a_mycnf_given_to_run_is_sent_to_whatif(tmp_path, capsys):
+    path = tmp_path / "my.cnf"
+    path.write_text("# mine\n[mysqld]\ninnodb_io_capacity=2000\n")
+    assert cli.main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: {path}, line 2: [mysqld] is a my.cnf option group") and (
+        "whatif" in err
+    )
+
+
 def test_the_cli_gives_file_errors_in_one_line(tmp_path, capsys):
     path = tmp_path / "bad.toml"
     path.write_text(GOOD.replace("[knobs]", "[knobs"))
