@@ -144,3 +144,27 @@ def test_cli_engine_warns_once_per_knob(capsys):
         "warning: innodb_lru_flush_size is not a mysql-8.0 setting (it exists on mariadb-10.6, "
         "mariadb-10.11): dropped",
     ]
+
+
+class _Ran(Exception):
+    """Raised in place of the simulation: the scenario the command would have run."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "runs"),
+    [
+        (["report", "seed004-idle-flush", "--html", "r.html"], "_simulate_warm"),
+        (["sweep", "seed004-idle-flush", "--grid", "threads=2,4", "--out", "s.csv"], "_sweep_warm"),
+    ],
+)
+def test_report_and_sweep_take_engine_as_run_does(tmp_path, monkeypatch, capsys, argv, runs):
+    def ran(scenario, _warmup):
+        raise _Ran(scenario)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, runs, ran)
+    with pytest.raises(_Ran) as got:
+        cli.main([*argv, "--engine", "mariadb-10.11"])
+    scenario = got.value.args[0]
+    assert scenario.engine == "mariadb-10.11"
+    assert scenario["innodb_log_file_size"] == 8 * 1024**3  # innodb_redo_log_capacity=8G
