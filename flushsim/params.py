@@ -119,6 +119,24 @@ _TRUE = {"on", "1", "true", "yes"}
 _FALSE = {"off", "0", "false", "no"}
 
 
+def _small_pool_message(size: int, page: int, instances: int) -> str:
+    """Why a pool under flushsim's 512 pages per instance is refused, and the smallest it runs."""
+    from .knob_text import server_value
+
+    pool = BY_NAME["innodb_buffer_pool_size"]
+    least = server_value(pool, 512 * page * instances)
+    text = (
+        f"innodb_buffer_pool_size={server_value(pool, size)} is {size // page:,} pages of "
+        f"{page // KiB}K; flushsim needs at least 512 pages per buffer pool instance: set it to "
+        f"{least} or more"
+    )
+    if instances == 1:
+        return text
+    fits = size // page // 512
+    fewer = f", or lower innodb_buffer_pool_instances to {fits}" if fits else ""
+    return f"{text} for {instances} instances{fewer}"
+
+
 def parse_value(name: str, text: str) -> object:
     """Parse a value typed by a user (--set, TOML, the explorer), as the server reads its my.cnf.
 
@@ -139,7 +157,11 @@ def parse_value(name: str, text: str) -> object:
     if p.kind == "enum":
         if p.name == "innodb_page_size" and s not in p.choices:
             with contextlib.suppress(sizes.SizeError):
-                return str(sizes.parse_size(s))  # the server reads innodb_page_size=16k
+                size = str(sizes.parse_size(s))  # the server reads innodb_page_size=16k
+                if size in p.choices:
+                    return size
+            # refused here, in the user's own words (not as the number 1M reads as)
+            raise ValueError(f"{name}={text!r} is not valid; it must be {p.range_text()}")
         return s
     unit = f" {p.unit}" if p.unit else ""
     if p.kind == "int":
@@ -284,11 +306,7 @@ def _apply_startup_rules(engine: str, v: dict[str, object], given: set[str]) -> 
             f"({SIM_MAX_POOL_PAGES * page // GiB} GiB at innodb_page_size={page})"
         )
     if pages // inst < 512:
-        raise ValueError(
-            f"innodb_buffer_pool_size={v['innodb_buffer_pool_size']:,} gives {pages // inst} "
-            f"pages per instance; flushsim needs at least 512 per instance (lower "
-            f"innodb_buffer_pool_instances, now {inst})"
-        )
+        raise ValueError(_small_pool_message(int(v["innodb_buffer_pool_size"]), page, inst))
     table_pages = -(-int(v["table_rows"]) // int(v["rows_per_page"]))
     if table_pages > SIM_MAX_TABLE_PAGES:
         raise ValueError(

@@ -40,7 +40,7 @@ def parse_size(text: str) -> int:
         raise SizeError(f"{text!r} {_reason(s)}")
     value = int(m.group(1)) << _SHIFT[m.group(2).lower()] if m.group(2) else int(m.group(1))
     if value > U64_MAX:
-        raise SizeError(f"{text!r} is larger than {U64_MAX}, the server's largest value")
+        raise SizeError(f"{text!r} is larger than {U64_MAX:,}, the server's largest value")
     return value
 
 

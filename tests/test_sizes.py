@@ -41,7 +41,7 @@ REFUSED = [
     ("1GiB", "text after the suffix 'G'"),
     ("G", "whole number with an optional K, M, G, T, P or E suffix"),
     ("", "whole number with an optional K, M, G, T, P or E suffix"),
-    ("16E", "larger than 18446744073709551615"),
+    ("16E", "larger than 18,446,744,073,709,551,615"),
     ("18446744073709551616", "larger than"),
 ]
 
