@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from . import sizes
 from .knob_spec import (
@@ -93,11 +95,24 @@ def missing_message(name: str, engine: str) -> str:
     return f"{name} is not a {engine} setting (it exists on {has})"
 
 
+@functools.cache
+def server_variables() -> frozenset[str]:
+    """Server variables flushsim knows by name but does not model (data/server_variables.txt)."""
+    path = Path(__file__).resolve().parent.parent / "data" / "server_variables.txt"
+    lines = path.read_text().splitlines()
+    return frozenset(n for n in lines if n and not n.startswith("#")) - set(BY_NAME)
+
+
 def unknown_message(name: str) -> str:
     """Error text for an unknown knob, with the closest known names."""
     normal = name.replace("-", "_").lower()
     if normal in BY_NAME and normal != name:
         return f"unknown knob {name!r}; did you mean {normal!r}?"
+    if normal in server_variables():
+        return (
+            f"{name} is a server variable that flushsim does not model: it has no knob for it "
+            "(`python -m flushsim knobs` lists those it has)"
+        )
     close = difflib.get_close_matches(normal, list(BY_NAME), n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     return f"unknown knob {name!r}{hint}"

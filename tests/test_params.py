@@ -96,6 +96,23 @@ def test_unknown_knob_suggests():
         fs.Scenario(knobs={"innodb-lru-scan-depth": 100})
 
 
+@pytest.mark.parametrize(
+    "name", ["innodb_log_buffer_size", "innodb-log-buffer-size", "sync_binlog"]
+)
+def test_a_server_variable_flushsim_lacks_is_not_called_unknown(name):
+    with pytest.raises(ValueError) as err:
+        params.get(name)
+    assert str(err.value).startswith(f"{name} is a server variable that flushsim does not model")
+    assert "unknown" not in str(err.value)
+
+
+def test_the_list_of_server_variables_holds_no_knob_and_no_typo():
+    names = params.server_variables()
+    assert not names & set(params.BY_NAME)
+    assert {"innodb_log_buffer_size", "innodb_ddl_threads", "max_connections"} <= names
+    assert "innodb_io_capacty" not in names
+
+
 def test_wrong_types_are_rejected_with_the_range():
     with pytest.raises(ValueError, match="innodb_io_capacity='abc' is not a whole number"):
         fs.Scenario().replace(innodb_io_capacity="abc")
