@@ -43,19 +43,15 @@ def _parser() -> argparse.ArgumentParser:
         cmd.add_argument("--seconds", type=int, help="simulated seconds")
         cmd.add_argument("--seed", type=int, help="random seed")
         _add_warmup(cmd)
+        _add_engine(cmd)
     run.add_argument("--out", help="write the series to FILE.csv or FILE.parquet")
     _add_force(run)
-    run.add_argument(
-        "--engine",
-        choices=params.ENGINES,
-        help="run the preset on this engine: the redo log size is translated, knobs the "
-        "engine lacks are dropped to its defaults (one warning each)",
-    )
     report.add_argument("--html", required=True, help="the report file (FILE.html)")
     report.add_argument(
         "--baseline",
         metavar="PRESET",
-        help="a second preset or FILE.toml, drawn dashed (same --seconds, --seed, --warmup)",
+        help="a second preset or FILE.toml, drawn dashed (same --seconds, --seed, --warmup, "
+        "--engine)",
     )
     _add_force(report)
     report.add_argument("--drive", help=_DRIVE_HELP)
@@ -85,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
         help="cores: this process and N-1 worker processes (default: every core)",
     )
     _add_warmup(sw)
+    _add_engine(sw)
     sw.add_argument("--drive", help=_DRIVE_HELP)
     sw.add_argument("--fill", type=float, help="fraction of the SSD holding data (0.5)")
     sw.add_argument("--out", required=True, help="FILE.parquet or FILE.csv")
@@ -170,6 +167,16 @@ _DRIVE_HELP = (
 def _add_set(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The repeatable `--set KNOB=VALUE` option (parsed by `_overrides`)."""
     parser.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help=help_text)
+
+
+def _add_engine(parser: argparse.ArgumentParser) -> None:
+    """`--engine` of run, report and sweep: the scenario moved by `_on_engine`."""
+    parser.add_argument(
+        "--engine",
+        choices=params.ENGINES,
+        help="run the preset on this engine: the redo log size is translated, knobs the "
+        "engine lacks are dropped to its defaults (one warning each)",
+    )
 
 
 def _add_warmup(parser: argparse.ArgumentParser, default: str | None = None) -> None:

@@ -132,8 +132,8 @@ class Param:
 def _fmt(x: float | None) -> str:
     if x is None:
         return "?"
-    if x == U64_MAX:
-        return "18446744073709551615"
+    if x == U64_MAX:  # exactly: a float would round it up to 2**64
+        return f"{U64_MAX:,}"
     if isinstance(x, float) and not x.is_integer():
         return f"{x:g}"
     return f"{int(x):,}"

@@ -79,6 +79,8 @@ def default_text(p: params.Param) -> str:
 
 def range_text(p: params.Param) -> str:
     """The valid values, sizes and booleans written as the server takes them."""
+    if p.ignored:  # accepted and ignored (MariaDB's pool instances): no value does anything
+        return "none: ignored; the option is gone since MariaDB 10.6.0"
     if p.kind in ("bool", "enum") or p.unit != "bytes":
         return p.range_text()
     text = f"between {server_value(p, int(p.min))} and {server_value(p, int(p.max))}"

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from . import sizes
 from .knob_spec import (
@@ -93,11 +95,24 @@ def missing_message(name: str, engine: str) -> str:
     return f"{name} is not a {engine} setting (it exists on {has})"
 
 
+@functools.cache
+def server_variables() -> frozenset[str]:
+    """Server variables flushsim knows by name but does not model (data/server_variables.txt)."""
+    path = Path(__file__).resolve().parent.parent / "data" / "server_variables.txt"
+    lines = path.read_text().splitlines()
+    return frozenset(n for n in lines if n and not n.startswith("#")) - set(BY_NAME)
+
+
 def unknown_message(name: str) -> str:
     """Error text for an unknown knob, with the closest known names."""
     normal = name.replace("-", "_").lower()
     if normal in BY_NAME and normal != name:
         return f"unknown knob {name!r}; did you mean {normal!r}?"
+    if normal in server_variables():
+        return (
+            f"{name} is a server variable that flushsim does not model: it has no knob for it "
+            "(`python -m flushsim knobs` lists those it has)"
+        )
     close = difflib.get_close_matches(normal, list(BY_NAME), n=3, cutoff=0.6)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     return f"unknown knob {name!r}{hint}"
@@ -117,6 +132,24 @@ def check_engine(engine: str) -> None:
 
 _TRUE = {"on", "1", "true", "yes"}
 _FALSE = {"off", "0", "false", "no"}
+
+
+def _small_pool_message(size: int, page: int, instances: int) -> str:
+    """Why a pool under flushsim's 512 pages per instance is refused, and the smallest it runs."""
+    from .knob_text import server_value
+
+    pool = BY_NAME["innodb_buffer_pool_size"]
+    least = server_value(pool, 512 * page * instances)
+    text = (
+        f"innodb_buffer_pool_size={server_value(pool, size)} is {size // page:,} pages of "
+        f"{page // KiB}K; flushsim needs at least 512 pages per buffer pool instance: set it to "
+        f"{least} or more"
+    )
+    if instances == 1:
+        return text
+    fits = size // page // 512
+    fewer = f", or lower innodb_buffer_pool_instances to {fits}" if fits else ""
+    return f"{text} for {instances} instances{fewer}"
 
 
 def parse_value(name: str, text: str) -> object:
@@ -139,7 +172,11 @@ def parse_value(name: str, text: str) -> object:
     if p.kind == "enum":
         if p.name == "innodb_page_size" and s not in p.choices:
             with contextlib.suppress(sizes.SizeError):
-                return str(sizes.parse_size(s))  # the server reads innodb_page_size=16k
+                size = str(sizes.parse_size(s))  # the server reads innodb_page_size=16k
+                if size in p.choices:
+                    return size
+            # refused here, in the user's own words (not as the number 1M reads as)
+            raise ValueError(f"{name}={text!r} is not valid; it must be {p.range_text()}")
         return s
     unit = f" {p.unit}" if p.unit else ""
     if p.kind == "int":
@@ -284,11 +321,7 @@ def _apply_startup_rules(engine: str, v: dict[str, object], given: set[str]) -> 
             f"({SIM_MAX_POOL_PAGES * page // GiB} GiB at innodb_page_size={page})"
         )
     if pages // inst < 512:
-        raise ValueError(
-            f"innodb_buffer_pool_size={v['innodb_buffer_pool_size']:,} gives {pages // inst} "
-            f"pages per instance; flushsim needs at least 512 per instance (lower "
-            f"innodb_buffer_pool_instances, now {inst})"
-        )
+        raise ValueError(_small_pool_message(int(v["innodb_buffer_pool_size"]), page, inst))
     table_pages = -(-int(v["table_rows"]) // int(v["rows_per_page"]))
     if table_pages > SIM_MAX_TABLE_PAGES:
         raise ValueError(

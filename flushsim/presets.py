@@ -20,6 +20,11 @@ from . import params
 from .scenario import Event, Scenario, before_end
 
 _FIELDS = ("engine", "seconds", "seed")
+# every top-level key and [table] of a scenario file, and every key of a [[timeline]] entry
+_KEYS = ("name", "description", "engine", "seconds", "seed", "knobs", "timeline")
+_EVENT_KEYS = ("at", "set", "action")
+# an option group header of a my.cnf ([mysqld], [server], [mariadb-10.11], [client], ...)
+_MYCNF_GROUP = re.compile(r"^[ \t]*\[(mysql|mariadb|server|client|galera)[a-z0-9_.\-]*\]", re.M)
 
 PRESET_DIR = Path(__file__).resolve().parent.parent / "data" / "presets"
 
@@ -47,10 +52,20 @@ def load(path: str | Path) -> Scenario:
     """
     path = Path(path)
     text = read_text(path)
+    if (group := _MYCNF_GROUP.search(text)) is not None:
+        line = text.count("\n", 0, group.start()) + 1
+        raise ValueError(
+            f"{path}, line {line}: {group.group(0).strip()} is a my.cnf option group: this "
+            "command takes a preset or a scenario TOML (data/presets' format); give a my.cnf "
+            "to `python -m flushsim whatif CONFIG --change KNOB=VALUE --html OUT`"
+        )
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(
+            f"{path}: {exc}: not a scenario TOML (a my.cnf or a saved SHOW GLOBAL VARIABLES "
+            "goes to `python -m flushsim whatif`)"
+        ) from None
     try:
         return _scenario(doc, path.stem)
     except ValueError as exc:
@@ -68,12 +83,38 @@ def read_text(path: Path) -> str:
 
 def resolve(preset: str) -> Scenario:
     """A preset by name, or a scenario file in the same format (a path ending in .toml)."""
-    if preset.lower().endswith(".toml") or "/" in preset:
+    if preset.lower().endswith((".toml", ".cnf", ".ini")) or "/" in preset:
         return load(preset)
     return get(preset)
 
 
+def _unknown_key(key: str, value: object, valid: tuple[str, ...], where: str) -> ValueError:
+    """The one-line error for a key a scenario file has no use for, with a did-you-mean."""
+    import difflib
+
+    if key in params.BY_NAME:
+        home = "under [knobs]" if where == "at the top" else "in `set = {knob = value}`"
+        return ValueError(f"'{key}' is a knob, set {where} of the file: put it {home}")
+    what = f"table [{key}]" if isinstance(value, dict) else f"key '{key}'"
+    close = difflib.get_close_matches(key, valid, n=2)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ""
+    return ValueError(f"unknown {what} {where} of the file{hint} (valid: {', '.join(valid)})")
+
+
+def _check_keys(doc: dict) -> None:
+    """Refuse a key or table the format does not have (a typo would otherwise be ignored)."""
+    for key, value in doc.items():
+        if key not in _KEYS:
+            raise _unknown_key(key, value, _KEYS, "at the top")
+    for item in doc.get("timeline", []):
+        for key, value in item.items() if isinstance(item, dict) else ():
+            if key not in _EVENT_KEYS:
+                at = f" at {item['at']} s" if "at" in item else ""  # _where looks from there
+                raise _unknown_key(key, value, _EVENT_KEYS, f"in the [[timeline]] entry{at}")
+
+
 def _scenario(doc: dict, stem: str) -> Scenario:
+    _check_keys(doc)
     events = []
     for item in doc.get("timeline", []):
         if not isinstance(item, dict):
@@ -108,9 +149,12 @@ def _where(text: str, message: str) -> str:
         first = next((n for n, line in enumerate(lines) if at.match(line)), 0)
     for m in re.finditer(r"[a-z][a-z0-9_]*", message):
         known = m.group(0) in params.BY_NAME or m.group(0) in _FIELDS
-        if not known and f"'{m.group(0)}'" not in message:  # an unknown knob is quoted
+        quoted = f"'{m.group(0)}'" in message or f"[{m.group(0)}]" in message
+        if not known and not quoted:  # an unknown knob or key is quoted, a table bracketed
             continue
-        key = re.compile(rf"(^|[{{,]\s*){re.escape(m.group(0))}\s*=")
+        name = re.escape(m.group(0))
+        # `name = ...`, `{..., name = ...}`, or a [name] / [[name]] table header
+        key = re.compile(rf"(^|[{{,]\s*){name}\s*=|^\[\[?\s*{name}\s*\]")
         for n in range(first, len(lines)):
             if key.search(lines[n]):
                 return f", line {n + 1} ({m.group(0)})"

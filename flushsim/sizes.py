@@ -40,7 +40,7 @@ def parse_size(text: str) -> int:
         raise SizeError(f"{text!r} {_reason(s)}")
     value = int(m.group(1)) << _SHIFT[m.group(2).lower()] if m.group(2) else int(m.group(1))
     if value > U64_MAX:
-        raise SizeError(f"{text!r} is larger than {U64_MAX}, the server's largest value")
+        raise SizeError(f"{text!r} is larger than {U64_MAX:,}, the server's largest value")
     return value
 
 
@@ -57,4 +57,15 @@ def _reason(s: str) -> str:
         return f"is not a whole number (the server reads no fractions: 1.5G is 1536M): {rule}"
     if rest[:1].lower() not in _SHIFT:
         return f"is not a whole number (unknown suffix {rest[:1]!r}): {rule}"
-    return f"is not a whole number (text after the suffix {rest[:1]!r}): {rule}"
+    number = digits.lstrip("+")
+    if rest[0] in "eE" and rest[1:].isdigit() and int(rest[1:]) <= 20:
+        # scientific notation: my_getopt takes the `e` for exa and drops the exponent
+        return (
+            f"is not read as {int(number) * 10 ** int(rest[1:]):,}: the server takes the "
+            f"'{rest[0]}' for its exa suffix (2**60) and ignores the {rest[1:]!r} after it, "
+            f"so it would read {number}E; {rule}"
+        )
+    return (
+        f"is not a whole number with one suffix (the server would read {number}{rest[0]} "
+        f"and ignore the {rest[1:]!r} after it): {rule}"
+    )

@@ -47,6 +47,19 @@ def test_knobs_table_is_whole_and_the_engines_own(engine):
     assert ("innodb_lru_flush_size" in words) == (engine in params.MARIADB)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("knob", ["innodb_buffer_pool_instances", "innodb_page_cleaners"])
+def test_knobs_says_what_mariadb_ignores_instead_of_a_range(engine, knob):
+    lines = knobs_table(engine).splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(f"{knob} "))
+    rest = lines[first + 1 :]
+    block = " ".join([lines[first], *rest[: next(i for i, x in enumerate(rest) if x[:1] != " ")]])
+    words = block.split()  # the cell wraps between the other columns' cells
+    ignored = {"none:", "ignored;", "gone", "10.6.0"} <= set(words)
+    assert ignored == (engine in params.MARIADB)
+    assert ("between 1 and 64" in block) == (engine in params.MYSQL)
+
+
 def test_knobs_command_takes_an_engine(capsys):
     assert cli.main(["knobs", "--engine", "mariadb-10.11"]) == 0
     out = capsys.readouterr().out

@@ -141,6 +141,45 @@ def test_mycnf_without_engine_assumes_mysql_and_says_so():
     assert "MariaDB groups (mariadb, mariadb-10.11, galera)" in sc.description
 
 
+MIX = """\
+[mysqld]
+innodb_io_capacity=2000
+[mariadb]
+innodb_io_capacity=500
+[mysqld-8.4]
+innodb_io_capacity_max=6000
+[mariadbd-10.6]
+innodb_lru_scan_depth=512
+"""
+
+
+@pytest.mark.parametrize(
+    ("engine", "io_capacity", "io_max", "depth", "skipped"),
+    [
+        # on MySQL the MariaDB groups have a note of their own
+        (None, 2000, None, None, "[mysqld-8.4]"),
+        ("mysql-8.0", 2000, None, None, "[mysqld-8.4]"),
+        ("mysql-8.4", 2000, 6000, None, ""),
+        ("mariadb-10.6", 500, None, 512, "[mysqld-8.4]"),
+        ("mariadb-10.11", 500, None, None, "[mysqld-8.4], [mariadbd-10.6]"),
+    ],
+)
+def test_each_server_reads_its_own_groups_only(engine, io_capacity, io_max, depth, skipped):
+    report = quietly(config.read_mycnf, MIX, engine)
+    knobs = report.scenario.knobs
+    assert knobs["innodb_io_capacity"] == io_capacity
+    assert knobs.get("innodb_io_capacity_max") == io_max
+    assert knobs.get("innodb_lru_scan_depth") == depth
+    name = report.scenario.engine
+    said = [n for n in report.notes if n.startswith("Groups not read")]
+    assert said == ([f"Groups not read by {name}: {skipped}."] if skipped else [])
+
+
+def test_the_mariadb_group_hint_gives_the_command_line_option():
+    (note,) = [n for n in config.read_mycnf(MIX).notes if "MariaDB groups" in n]
+    assert "not read by mysql-8.0" in note and "--engine mariadb-10.6" in note
+
+
 def test_overrides_win_over_the_file():
     sc = config.scenario_from_mycnf(
         read("mysql80_my.cnf"), "mysql-8.0", innodb_io_capacity=500, threads=32, seconds=30

@@ -96,6 +96,23 @@ def test_unknown_knob_suggests():
         fs.Scenario(knobs={"innodb-lru-scan-depth": 100})
 
 
+@pytest.mark.parametrize(
+    "name", ["innodb_log_buffer_size", "innodb-log-buffer-size", "sync_binlog"]
+)
+def test_a_server_variable_flushsim_lacks_is_not_called_unknown(name):
+    with pytest.raises(ValueError) as err:
+        params.get(name)
+    assert str(err.value).startswith(f"{name} is a server variable that flushsim does not model")
+    assert "unknown" not in str(err.value)
+
+
+def test_the_list_of_server_variables_holds_no_knob_and_no_typo():
+    names = params.server_variables()
+    assert not names & set(params.BY_NAME)
+    assert {"innodb_log_buffer_size", "innodb_ddl_threads", "max_connections"} <= names
+    assert "innodb_io_capacty" not in names
+
+
 def test_wrong_types_are_rejected_with_the_range():
     with pytest.raises(ValueError, match="innodb_io_capacity='abc' is not a whole number"):
         fs.Scenario().replace(innodb_io_capacity="abc")
@@ -159,8 +176,47 @@ def test_redo_capacity_from_pre_8030_pair():
 def test_simulator_limits_are_clear():
     with pytest.raises(ValueError, match="at most 4,194,304 pages"):
         fs.Scenario(knobs={"innodb_buffer_pool_size": "128G"})
-    with pytest.raises(ValueError, match="at least 512 per instance"):
+    with pytest.raises(ValueError, match="at least 512 pages per buffer pool instance"):
         fs.Scenario(knobs={"innodb_buffer_pool_size": "8M", "innodb_buffer_pool_instances": 2})
+
+
+@pytest.mark.parametrize(
+    ("knobs", "message"),
+    [
+        # one instance: the smallest pool flushsim runs, never "lower the instances, now 1"
+        (
+            {"innodb_buffer_pool_size": "5M"},
+            "innodb_buffer_pool_size=5M is 320 pages of 16K; flushsim needs at least 512 pages "
+            "per buffer pool instance: set it to 8M or more",
+        ),
+        (
+            {"innodb_buffer_pool_size": "20M", "innodb_buffer_pool_instances": 4},
+            "innodb_buffer_pool_size=20M is 1,280 pages of 16K; flushsim needs at least 512 "
+            "pages per buffer pool instance: set it to 32M or more for 4 instances, or lower "
+            "innodb_buffer_pool_instances to 2",
+        ),
+        (
+            {"innodb_buffer_pool_size": "6M", "innodb_buffer_pool_instances": 2},
+            "innodb_buffer_pool_size=6M is 384 pages of 16K; flushsim needs at least 512 pages "
+            "per buffer pool instance: set it to 16M or more for 2 instances",
+        ),
+        # what was typed, not the number it reads as
+        (
+            {"innodb_page_size": "1M"},
+            "innodb_page_size='1M' is not valid; it must be one of 4096, 8192, 16384, 32768, 65536",
+        ),
+        # the largest value grouped as the smallest is
+        (
+            {"innodb_buffer_pool_size": "1k"},
+            "innodb_buffer_pool_size=1,024 is out of range: it must be between 5,242,880 and "
+            "18,446,744,073,709,551,615 bytes",
+        ),
+    ],
+)
+def test_error_lines_say_what_was_typed_and_what_is_valid(knobs, message):
+    with pytest.raises(ValueError) as err:
+        fs.Scenario(knobs=knobs)
+    assert str(err.value) == message
     with pytest.raises(ValueError, match="hot_rows"):
         fs.Scenario(knobs={"workload": "hotset", "table_rows": 100, "hot_rows": 1000})
 

@@ -55,6 +55,35 @@ def test_an_error_names_file_line_and_knob(tmp_path, replace, by, where):
     assert str(err.value).startswith(f"{path}{where}")
 
 
+@pytest.mark.parametrize(
+    ("replace", "by", "where", "says"),
+    [
+        ("seconds = 5", "second = 5", ", line 2 (second): ", "did you mean seconds or seed?"),
+        ("[knobs]", "[knob]", ", line 4 (knob): ", "unknown table [knob] at the top"),
+        ("seed = 3", "innodb_io_capacity = 9", ", line 3 (innodb_io_capacity): ", "[knobs]"),
+        ("at = 2", "at = 2\nacton = 'x'", ", line 9 (acton): ", "did you mean action?"),
+        ("set = {", "innodb_io_capacity = 1\nset = {", ", line 9 (innodb_io_capacity): ", "set"),
+    ],
+)
+def test_an_unknown_key_or_table_is_refused_with_its_line(tmp_path, replace, by, where, says):
+    path = tmp_path / "bad.toml"
+    path.write_text(GOOD.replace(replace, by))
+    with pytest.raises(ValueError) as err:
+        presets.resolve(str(path))
+    assert str(err.value).startswith(f"{path}{where}") and says in str(err.value)
+
+
+def test_a_mycnf_given_to_run_is_sent_to_whatif(tmp_path, capsys):
+    path = tmp_path / "my.cnf"
+    path.write_text("# mine\n[mysqld]\ninnodb_io_capacity=2000\n")
+    assert cli.main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"error: {path}, line 2: [mysqld] is a my.cnf option group") and (
+        "whatif" in err
+    )
+
+
 def test_the_cli_gives_file_errors_in_one_line(tmp_path, capsys):
     path = tmp_path / "bad.toml"
     path.write_text(GOOD.replace("[knobs]", "[knobs"))
@@ -115,3 +144,27 @@ def test_cli_engine_warns_once_per_knob(capsys):
         "warning: innodb_lru_flush_size is not a mysql-8.0 setting (it exists on mariadb-10.6, "
         "mariadb-10.11): dropped",
     ]
+
+
+class _Ran(Exception):
+    """Raised in place of the simulation: the scenario the command would have run."""
+
+
+@pytest.mark.parametrize(
+    ("argv", "runs"),
+    [
+        (["report", "seed004-idle-flush", "--html", "r.html"], "_simulate_warm"),
+        (["sweep", "seed004-idle-flush", "--grid", "threads=2,4", "--out", "s.csv"], "_sweep_warm"),
+    ],
+)
+def test_report_and_sweep_take_engine_as_run_does(tmp_path, monkeypatch, capsys, argv, runs):
+    def ran(scenario, _warmup):
+        raise _Ran(scenario)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli, runs, ran)
+    with pytest.raises(_Ran) as got:
+        cli.main([*argv, "--engine", "mariadb-10.11"])
+    scenario = got.value.args[0]
+    assert scenario.engine == "mariadb-10.11"
+    assert scenario["innodb_log_file_size"] == 8 * 1024**3  # innodb_redo_log_capacity=8G

@@ -38,10 +38,14 @@ REFUSED = [
     ("-1G", "cannot be negative"),
     ("12Q", "unknown suffix 'Q'"),
     ("1 G", "unknown suffix ' '"),
-    ("1GiB", "text after the suffix 'G'"),
+    ("1GiB", "the server would read 1G and ignore the 'iB' after it"),
+    ("4Gx", "the server would read 4G and ignore the 'x' after it"),
+    # what both servers do with scientific notation (mariadbd 10.11.19 --help shows 2**60)
+    ("1e9", "is not read as 1,000,000,000: the server takes the 'e' for its exa suffix"),
+    ("2E3", "ignores the '3' after it, so it would read 2E"),
     ("G", "whole number with an optional K, M, G, T, P or E suffix"),
     ("", "whole number with an optional K, M, G, T, P or E suffix"),
-    ("16E", "larger than 18446744073709551615"),
+    ("16E", "larger than 18,446,744,073,709,551,615"),
     ("18446744073709551616", "larger than"),
 ]
 

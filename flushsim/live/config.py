@@ -285,25 +285,22 @@ def read_mycnf(
     else:
         params.check_engine(engine)
         engine_note = "given"
-    if version is None and engine == params.MYSQL80 and engine_note.startswith("not given"):
-        sections = DEFAULT_SECTIONS  # unknown server: read the groups of both
-        notes.append("Read the groups of both servers: " + ", ".join(DEFAULT_SECTIONS) + ".")
-    else:
-        sections = server_sections(engine, version)
+    # each server reads its own groups only: a [mariadb] value never reaches MySQL
+    sections = server_sections(engine, version)
     cfg = parse_mycnf(text, sections=sections)
     maria = [g for g in cfg.groups if g.startswith(("mariadb", "galera"))]
-    if maria and engine in params.MYSQL:
+    maria = maria if engine in params.MYSQL else []
+    if maria:
         notes.append(
-            f"The file has MariaDB groups ({', '.join(maria)}): pass engine='mariadb-10.6' or "
-            "'mariadb-10.11' (or version=...) if it is a MariaDB server's."
+            f"The file has MariaDB groups ({', '.join(maria)}), not read by {engine}: give "
+            "the engine (--engine mariadb-10.6 or --engine mariadb-10.11; in Python "
+            "engine='mariadb-10.11' or version=...) if it is a MariaDB server's."
         )
     for inc in cfg.includes:
         notes.append(f"Not followed: {inc} (read those files too and pass them separately).")
-    skipped = [g for g in cfg.groups if g not in {s.lower() for s in sections}]
+    skipped = [g for g in cfg.groups if g not in sections and g not in maria]
     if skipped:
-        notes.append(
-            "Groups the server does not read: " + ", ".join(f"[{g}]" for g in skipped) + "."
-        )
+        notes.append(f"Groups not read by {engine}: " + ", ".join(f"[{g}]" for g in skipped) + ".")
     for name, s in cfg.sources.items():
         p = params.BY_NAME.get(name)
         if p is not None and p.group == "server" and engine not in p.engines and not s.loose:
