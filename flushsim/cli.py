@@ -408,7 +408,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     return _status(why.interrupted) if why.interrupted else 1
 
 
-def _cmd_whatif(args: argparse.Namespace) -> int:
+def _cmd_whatif(args: argparse.Namespace, print_warnings=lambda: None) -> int:
     import json
 
     from .report import write_whatif_html
@@ -436,6 +436,7 @@ def _cmd_whatif(args: argparse.Namespace) -> int:
     print(frame_text(config_table(config)), file=sys.stderr)
     result = whatif(config.scenario, changes, warmup=warmup, drive=args.drive or "", fill=args.fill)
     print(result.warmup_note, file=sys.stderr)
+    print_warnings()  # the server's adjustments before the files that show them
     written = {k.lower(): v for k, v in config.modelled.items()}
     origin = {
         k.lower(): f"{config.files[k]}, line {config.lines[k]}"
@@ -584,6 +585,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
+        printed: set[str] = set()
         with _signals_raise(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", params.FlushsimWarning)
             if args.command == "presets":
@@ -601,16 +603,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             elif args.command == "record":
                 status = recorder.run_command(args)
             elif args.command == "whatif":
-                status = _cmd_whatif(args)
+                status = _cmd_whatif(args, lambda: _print_warnings(caught, printed))
             elif args.command == "replay":
                 status = _cmd_replay(args)
             elif args.command == "validate":
                 status = _cmd_validate(args)
             else:
                 status = _cmd_run(args)
-        # once each: a scenario built for both sides of a what-if, or per phase, warns again
-        for text in dict.fromkeys(str(w.message) for w in caught):
-            print(f"warning: {text}", file=sys.stderr)
+        _print_warnings(caught, printed)
         return status
     except (ValueError, FileNotFoundError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -619,6 +619,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         how = str(exc) or "Ctrl-C"
         print(f"interrupted ({how})", file=sys.stderr)
         return _status(how)
+
+
+def _print_warnings(caught: list, printed: set[str]) -> None:
+    """Each warning caught so far and not yet printed, once, as a `warning:` line on stderr.
+
+    Once each: a scenario built for both sides of a what-if, or per phase, warns again.
+    """
+    for text in dict.fromkeys(str(w.message) for w in caught):
+        if text not in printed:
+            printed.add(text)
+            print(f"warning: {text}", file=sys.stderr)
 
 
 if __name__ == "__main__":

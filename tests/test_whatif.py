@@ -237,3 +237,24 @@ def test_a_recordings_settings_are_its_own_and_a_set_knob_is_the_command_lines()
     assert report.modelled and "threads" not in report.modelled
     for k, text in report.modelled.items():  # the knob table's text reads as the value that ran
         assert str(params.parse_value(k, text)) == str(report.scenario.knobs[k]), k
+
+
+def test_the_servers_adjustment_is_printed_before_the_report_is_written(
+    mycnf, tmp_path, capsys, monkeypatch
+):
+    from flushsim import report
+
+    seen = []
+    write = report.write_whatif_html
+
+    def recording(*a, **k):
+        seen.append(capsys.readouterr().err)  # what the terminal showed before the file
+        return write(*a, **k)
+
+    monkeypatch.setattr(report, "write_whatif_html", recording)
+    argv = ["whatif", str(mycnf), "--change", "innodb_io_capacity=2000", *SMALL]
+    argv += ["--set", "innodb_io_capacity_max=1000", "--warmup", "2"]
+    assert cli.main([*argv, "--html", str(tmp_path / "w.html")]) == 0
+    warning = "innodb_io_capacity cannot be set higher than innodb_io_capacity_max"
+    assert seen[0].count(warning) == 1
+    assert warning not in capsys.readouterr().err  # not again at the end
