@@ -209,6 +209,17 @@ def simulate_warm_steps(
     yield whole.run(scenario, warm.seconds)
 
 
+def lengthened_run(warmed: Warm, scenario: Scenario) -> Run:
+    """`simulate` of `scenario` lengthened by `warmed`'s warm-up (`warm`'s), the warm-up kept.
+
+    The same Run, bit for bit, with the warm-up simulated once: `warmed` goes on (no copy: use
+    it no more), from a `warm_up` of `scenario` itself.
+    """
+    longer, _, _ = warm(scenario, warmed.seconds)
+    end, changes = _resumed(warmed, scenario)
+    return go_on(warmed.paused, end, changes).run(longer)
+
+
 def reaches(warm: Warm, scenario: Scenario) -> bool:
     """Whether `simulate_warm(scenario, warm=warm)` can run, or `scenario` needs its own warm-up."""
     try:

@@ -25,7 +25,7 @@ from .presets import read_text
 from .run import Run, simulate
 from .scenario import Scenario
 from .sweep import WearSetting, summarize
-from .warmup import warm
+from .warmup import lengthened_run, warm_up
 
 MiB = 1024**2
 RECORDING_SUFFIXES = (".parquet", ".csv")
@@ -269,13 +269,15 @@ def whatif(
     if drive:  # the drive the DBA named is also the device both sides run on
         current = current.replace(**drive_device(picked, current.knobs))
     proposed = proposed_scenario(current, changes)
-    longer, seconds, note = warm(current, warmup)
+    warmed = warm_up(current, warmup)  # the current side's warm-up, simulated once
+    ran = lengthened_run(warmed, current)
+    longer = ran.scenario
     proposed_longer = proposed.replace(seconds=longer.seconds, timeline=longer.timeline)
     return WhatIf(
-        current=simulate(longer),
+        current=ran,
         proposed=simulate(proposed_longer),
         changes=dict(changes),
-        warmup_s=seconds,
-        warmup_note=note,
+        warmup_s=warmed.seconds,
+        warmup_note=warmed.note,
         wear=wear,
     )

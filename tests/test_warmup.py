@@ -10,11 +10,13 @@ import pytest
 
 from flushsim import Scenario, compare, presets, simulate, warmup
 from flushsim.resume import fork, go_on, resume
+from flushsim.scenario import Event
 from flushsim.warmup import (
     AUTO,
     AUTO_CAP_S,
     WINDOW_S,
     cut,
+    lengthened_run,
     parse_warmup,
     settle_time,
     simulate_warm,
@@ -209,3 +211,17 @@ def test_a_warm_run_in_steps_is_its_head_then_the_whole_run(engine):
     whole = list(simulate_warm_steps(sc, cold, 5, paused=fork(cold.paused)))[-1]
     assert whole.series.equals(simulate(sc).series)
     assert whole.series.equals(simulate_warm(sc, warm=cold).series)
+
+
+@pytest.mark.parametrize("engine", ["mysql-8.0", "mariadb-10.11"])
+@pytest.mark.parametrize("how", [AUTO, 7, 0])
+def test_a_lengthened_run_from_its_warm_up_is_the_whole_run(engine, how):
+    # whatif's current side: its warm-up simulated once, kept in the series, as simulate gives it
+    sc = _small().replace(engine=engine, timeline=(Event(3, "set", (("threads", 2),)),))
+    got = lengthened_run(warm_up(sc, how), sc)
+    longer, seconds, _ = warm(sc, how)
+    want = simulate(longer)
+    assert got.scenario == longer and got.series.height == longer.seconds
+    assert got.series.equals(want.series)
+    assert np.array_equal(got.latency_hist, want.latency_hist)
+    assert (got.start_lsn, seconds) == (want.start_lsn, warm_up(sc, how).seconds)
