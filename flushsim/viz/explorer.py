@@ -628,8 +628,9 @@ class Explorer:
 
     def _steps(self, sc: Scenario, warm: Warm | None):
         """The run of `sc` in two steps (`simulate_warm_steps`): its preview, then the whole."""
-        if warm is None:  # a cold start: "warmed up" 0 s, a fresh state
-            return simulate_warm_steps(sc, warm_up(sc, 0), PREVIEW_S)
+        if warm is None:  # a cold start: "warmed up" 0 s, a fresh state run on itself (no copy)
+            fresh = warm_up(sc, 0)
+            return simulate_warm_steps(sc, fresh, PREVIEW_S, paused=fresh.paused)
         return simulate_warm_steps(sc, warm, PREVIEW_S, paused=self._take_spare(warm))
 
     def _take_spare(self, warm: Warm) -> Paused | None:
