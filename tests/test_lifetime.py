@@ -141,6 +141,8 @@ def test_catalog_covers_consumer_and_data_center_tlc_and_qlc():
     assert any(0.96 * TB <= c <= 1.0 * TB for c in caps)  # the 960 GB-1 TB class
     assert 2 * TB in caps and 8 * TB in caps and 500e9 in caps
     assert {"TLC", "QLC"} <= set(df["nand"].to_list())
+    # both cell types in the data center too, not only on the consumer side
+    assert {"TLC", "QLC"} <= set(df.filter(df["kind"] == "enterprise")["nand"].to_list())
     assert {"nvme-pcie4", "sata-ssd", "nvme-dc-p4500"} <= set(df["device"].to_list())
     for name in ("samsung-990-pro-1tb", "wd-black-sn850x-2tb", "crucial-t500-1tb"):
         assert ssd.drive(name).device == "nvme-pcie4"
@@ -165,8 +167,8 @@ def test_each_catalog_interface_maps_to_its_class_profile():
 
 
 def test_catalog_has_data_center_drives_of_2023_2026():
-    # SATA and NVMe data-center rows from 960 GB to 7.68 TB, each with a TBW of its own; the
-    # Micron's source gives no cell type
+    # SATA and NVMe data-center rows from 960 GB to 7.68 TB, TLC and QLC, each with a TBW of its
+    # own; the Micron's source gives no cell type
     for name, capacity, nand in [
         ("samsung-pm893-960gb", 0.96 * TB, "TLC"),
         ("samsung-pm893-3.84tb", 3.84 * TB, "TLC"),
@@ -174,6 +176,7 @@ def test_catalog_has_data_center_drives_of_2023_2026():
         ("kingston-dc600m-3.84tb", 3.84 * TB, "TLC"),
         ("micron-5400-pro-3.84tb", 3.84 * TB, ""),
         ("samsung-pm9d3a-7.68tb", 7.68 * TB, "TLC"),
+        ("solidigm-d5-p5430-7.68tb", 7.68 * TB, "QLC"),
     ]:
         d = ssd.drive(name)
         assert (d.kind, d.nand, d.capacity_bytes) == ("enterprise", nand, capacity), name
@@ -184,6 +187,15 @@ def test_catalog_has_data_center_drives_of_2023_2026():
         for n in ("samsung-pm893-960gb", "samsung-pm893-3.84tb")
     ]
     assert per_tb == pytest.approx([365 * 5, 365 * 5], rel=1e-12)
+
+
+def test_data_center_qlc_row_matches_the_dwpd_its_source_prints():
+    # HPE prints 8,040 TB and 0.57 DWPD for the P5430 7.68 TB: the TBW is that DWPD over five
+    # years (to the rounding of 0.57), and below a one-drive-write-a-day TLC drive of its size
+    d = ssd.drive("solidigm-d5-p5430-7.68tb")
+    assert d.endurance_bytes / (d.capacity_bytes * 365 * 5) == pytest.approx(0.57, abs=0.005)
+    assert d.endurance_bytes < ssd.drive("samsung-pm9d3a-7.68tb").endurance_bytes
+    assert d.device == "nvme-dc-p4500" and d.warranty_years is None
 
 
 # ------------------------------------------------------------------------------ drive picker
