@@ -20,6 +20,7 @@ from .cleaner import complete_writes, log_checkpointer, page_cleaner_round
 from .commit import cache_free_check
 from .engine import check_engine, is_mariadb, is_mysql
 from .free_block import single_flush_done
+from .free_block_mariadb import wait_again
 from .hints import columns, nonneg
 from .io import log_flush, periodic_commit, ring_peek_done
 from .layout import N_TH
@@ -228,7 +229,9 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
             th[e, L.TH_FREE_K] = 0
             times[e] = L.INF_TIME
         else:
-            nxt = run_step(g, pool, knobs, series, ring, sched, load, threads, e, t)
+            nxt = wait_again(g, pool, knobs, out, th, e, t) if is_mariadb(knobs) else -1
+            if nxt < 0:
+                nxt = run_step(g, pool, knobs, series, ring, sched, load, threads, e, t)
             times[e] = max(nxt, t + 1)
         heap_fix(sched, e)
     advance(g, pool, knobs, out, ring, end)
