@@ -224,6 +224,25 @@ MARIADB_SCENARIOS["mariadb-10.6.3-whole-lru-search"] = fs.Scenario(
         "think_time_us": 0.0,
     },
 )
+# many threads waiting for buf_pool.mutex or a batch at once: the event loop's wait group
+# (scheduler.py), across a change of thread count and a stop
+for _engine, _release in (("mariadb-10.6", {"version": "10.6.3"}), ("mariadb-10.11", {})):
+    MARIADB_SCENARIOS[f"{_engine}-wait-group"] = (
+        fs.Scenario(
+            engine=_engine,
+            seconds=3,
+            knobs={
+                **BASE,
+                **_release,
+                "table_rows": 150_000,
+                "threads": 96,
+                "write_pct": 100,
+                "think_time_us": 0.0,
+            },
+        )
+        .at(1.4, threads=64)
+        .stop_workload(2.4)
+    )
 MARIADB_SCENARIOS["mariadb-10.6-flush-size-and-stop"] = (
     fs.Scenario(
         engine="mariadb-10.6",
@@ -274,6 +293,12 @@ def test_kernel_equals_twin_mariadb(name):
     assert _diff(out_a, out_b) == []
     assert np.array_equal(hist_a, hist_b)
     assert out_a[:, schema.C_TPS].sum() > 0
+
+
+@pytest.mark.parametrize("engine", ["mariadb-10.6", "mariadb-10.11"])
+def test_the_wait_group_scenarios_have_threads_waiting_for_the_mutex(engine):
+    (out, _), _ = _both_named(f"{engine}-wait-group")
+    assert out[:, schema.COL["sim_LRU_mutex_wait_ms"]].sum() > 100  # 0.64 and 0.69 s when written
 
 
 def test_mariadb_scenarios_cover_their_paths():

@@ -91,6 +91,45 @@ def get_free_block_mariadb(g, pool, knobs, out, ring, sched, t, resume):
     return _ma_sleep(g, out, t0, max(done, t + 1), 1 + 2 * (it + 1)), t
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def wait_again(g, pool, knobs, out, th, e, t):
+    """Thread e's step at t when it only goes back to sleep for a free page: its wake time, or -1.
+
+    The same waits and state as run_step's way there (get_free_block_mariadb at TH_FREE_K): its
+    pending row still misses and buf_pool.mutex is held again, or (10.6 generation, past its
+    search) the free list is empty and the LRU batch still running. Four events in five of a
+    512-thread run are these (docs/development.md, "Speed targets"). A wait into the next
+    second is left to run_step (add_wait's loop, inlined here, would need a 128-bit division).
+    """
+    fr, frl, inst, page_frame, runs = pool
+    resume = th[e, L.TH_FREE_K]
+    pending = th[e, L.TH_PENDING]
+    if resume < 0 or pending <= 0 or th[e, L.TH_HELD] != 0 or th[e, L.TH_COMMIT_PENDING] != 0:
+        return -1
+    if th[e, L.TH_ROWS_LEFT] <= 0 or page_frame[pending - 1] >= 0:
+        return -1
+    s = t // 1_000_000
+    if s >= out.shape[0]:
+        return -1
+    edge = (s + 1) * 1_000_000
+    held = inst[0, L.I_LRU_MUTEX]
+    if held > t:
+        if held + 1 > edge:
+            return -1
+        # add_wait's one share, as run_step's way adds it (lru_search.add_wait, _ma_sleep)
+        out[s, S.C_LRU_MUTEX_WAIT] += (held + 1 - t) / 1000.0
+        out[s, S.C_FREE_WAIT_MS] += (held + 1 - t) / 1000.0
+        th[e, L.TH_FREE_K] = max(resume, 1)  # a first try sleeps to resume at iteration 0
+        return held + 1
+    searched = resume > 0 and (resume - 1) % 2 == 1
+    busy = g[L.G_MA_LRU_BUSY]
+    if searched and t < busy < edge and inst[0, L.I_FREE_HEAD] < 0:
+        if not is_mariadb1011(knobs):
+            out[s, S.C_FREE_WAIT_MS] += (busy + 1 - t) / 1000.0
+            return busy + 1
+    return -1
+
+
 @njit(cache=True, _nrt=False)
 def wake_for_free_pages(g, inst, knobs, sched, t):
     """buf_LRU_get_free_block's page_cleaner_wakeup after taking a free page (MDEV-33053).

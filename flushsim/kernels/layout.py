@@ -229,6 +229,9 @@ MA_LOG_START_OFFSET = 12288  # log_t::START_OFFSET (10.8+ ib_logfile0 format)
 MA_MIB = 1 << 20
 
 INF_TIME = 1 << 62
+# a member of the wait group other than its representative (scheduler.py): below INF_TIME, above
+# every time a run reaches; never seen outside event_loop
+PARKED = 1 << 61
 PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
 PC_PAGE_US = 1  # sim constant: CPU time to dispatch one page write
 FREE_WAIT_SLEEP_US = 10_000  # buf_LRU_get_free_block: os_thread_sleep(10000)

@@ -3,6 +3,14 @@
 Runs are deterministic for a given seed because ties are broken by id. Waking an entity (the
 page cleaner on buf_flush_event / do_flush_list, threads on a timeline event) moves its time
 earlier and restores the heap.
+
+The wait group, a host-side shortcut of event_loop with no effect on any number: MariaDB
+threads that go back to sleep for a free page all wake at the same time (the release of
+buf_pool.mutex, the end of an LRU batch), hundreds at a time, and most only sleep again until
+the next one. Only the group's lowest id (its representative) is in the heap at the wake time;
+the others are PARKED at the bottom of the heap. At the representative's turn the loop takes
+the members in id order, as the heap would, up to the first other entity due at that time, and
+those that sleep again until one common time stay PARKED: no heap operation for them.
 """
 
 from __future__ import annotations
@@ -143,3 +151,22 @@ def wake_threads(g, th, sched, t):
             if times[e] != target:
                 times[e] = target
                 heap_fix(sched, e)
+
+
+@njit(cache=True, _nrt=False)
+def next_parked(times, start, stop):
+    """The lowest id from `start` (below `stop`) of a PARKED wait-group member, or -1."""
+    for e in range(start, stop):
+        if times[e] == L.PARKED:
+            return e
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def unpark(sched, start, wake):
+    """Put the PARKED members from id `start` on back into the heap at `wake`, one by one."""
+    times = sched[0]
+    for e in range(start, times.shape[0]):
+        if times[e] == L.PARKED:
+            times[e] = wake
+            heap_fix(sched, e)

@@ -20,13 +20,22 @@ from .cleaner import complete_writes, log_checkpointer, page_cleaner_round
 from .commit import cache_free_check
 from .engine import check_engine, is_mariadb, is_mysql
 from .free_block import single_flush_done
+from .free_block_mariadb import wait_again
 from .hints import columns, nonneg
 from .io import log_flush, periodic_commit, ring_peek_done
 from .layout import N_TH
 from .mariadb import ma_page_cleaner_round
 from .pool import frame_columns
 from .sampling import sample_second
-from .scheduler import heap_fix, next_entry, pre_sleep_check, wake_threads
+from .scheduler import (
+    SCAN_MAX_ENTRIES,
+    heap_fix,
+    next_entry,
+    next_parked,
+    pre_sleep_check,
+    unpark,
+    wake_threads,
+)
 from .threads import run_step
 from .workload import pace_next
 
@@ -196,17 +205,42 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
     g[L.G_END] = end
     n_tl = tl_time.shape[0]
     cleaner = times.shape[0] - 1
+    # the wait group (scheduler.py): its wake time (-1: none) and representative; during its turn
+    # the next id to look at (-1: no turn), the next group it forms, and the first entity
+    # outside it at the wake time (the turn stops before it)
+    grouping = is_mariadb(knobs) and times.shape[0] > SCAN_MAX_ENTRIES
+    gw, rep, turn, nw, nrep, bt, be = -1, -1, -1, -1, -1, -1, -1
     while True:
-        e = nonneg(next_entry(sched))
-        t = nonneg(times[e])
-        k = g[L.G_TL_NEXT]
-        if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
-            advance(g, pool, knobs, out, ring, tl_time[k])
-            apply_event(g, knobs, th, sched, tl_kind[k], tl_knob[k], tl_value[k], tl_time[k])
-            g[L.G_TL_NEXT] = k + 1
-            continue
-        if t >= end:
-            break
+        if turn >= 0:
+            e = next_parked(times, turn, cleaner)
+            if e < 0 or (bt == gw and e > be):
+                if e >= 0:
+                    unpark(sched, e, gw)  # an entity outside the group comes first
+                gw, rep, turn = nw, nrep, -1
+                continue
+            turn = e + 1
+            t = nonneg(gw)
+        else:
+            e = nonneg(next_entry(sched))
+            t = nonneg(times[e])
+            k = g[L.G_TL_NEXT]
+            if k < n_tl and tl_time[k] <= t and tl_time[k] < end:
+                if gw >= 0:  # a timeline event may wake or stop threads: no group across it
+                    unpark(sched, 0, gw)
+                    gw, rep = -1, -1
+                advance(g, pool, knobs, out, ring, tl_time[k])
+                apply_event(g, knobs, th, sched, tl_kind[k], tl_knob[k], tl_value[k], tl_time[k])
+                g[L.G_TL_NEXT] = k + 1
+                continue
+            if t >= end:
+                break
+            if e == rep:  # the group's turn: its members in id order, the heap untouched
+                times[e] = L.PARKED
+                heap_fix(sched, e)
+                be = next_entry(sched)
+                bt = times[be]
+                turn, nw, nrep = e, -1, -1
+                continue
         advance(g, pool, knobs, out, ring, t)
         if e == cleaner and is_mariadb(knobs):
             nxt = ma_page_cleaner_round(g, gf, pool, knobs, out, ring, t)
@@ -228,9 +262,30 @@ def event_loop(g, gf, pool, knobs, series, ring, cleaners, threads, sched, load,
             th[e, L.TH_FREE_K] = 0
             times[e] = L.INF_TIME
         else:
-            nxt = run_step(g, pool, knobs, series, ring, sched, load, threads, e, t)
-            times[e] = max(nxt, t + 1)
+            nxt = wait_again(g, pool, knobs, out, th, e, t) if is_mariadb(knobs) else -1
+            waited = nxt >= 0
+            if nxt < 0:
+                nxt = run_step(g, pool, knobs, series, ring, sched, load, threads, e, t)
+            w = max(nxt, t + 1)
+            times[e] = w
+            if grouping and turn >= 0:
+                if nw < 0 and waited:
+                    nw, nrep = w, e  # the next group's representative (heap_fix below)
+                elif w == nw:
+                    times[e] = L.PARKED  # as it was: no heap operation
+                    continue
+            elif grouping:
+                if gw < 0 and waited:
+                    gw, rep = w, e
+                elif w == gw and e > rep:
+                    times[e] = L.PARKED
+                elif w == gw:
+                    times[rep] = L.PARKED  # e goes first: it represents the group
+                    heap_fix(sched, rep)
+                    rep = e
         heap_fix(sched, e)
+    if gw >= 0:
+        unpark(sched, 0, gw)  # the state a run leaves has no group
     advance(g, pool, knobs, out, ring, end)
 
 
