@@ -89,17 +89,29 @@ def _scatter_for(rows: int) -> int:
     raise AssertionError("unreachable: four distinct primes cannot all divide rows")
 
 
+# buckets of the Zipf guide table: a power of two, so that j / ZIPF_GUIDE and u * ZIPF_GUIDE are
+# exact; 2^18 (2 MiB) brackets a search of 5 M ranks to a few entries
+ZIPF_GUIDE = 1 << 18
+
+
 @functools.lru_cache(maxsize=1)
 def zipf_cdf(rows: int, theta: float) -> np.ndarray:
-    """Cumulative probabilities of ranks 1..rows under Zipf(theta); shared: never written to.
+    """Cumulative probabilities of ranks 1..rows under Zipf(theta), then their guide table.
 
-    Kept for the next run (a sweep's runs share one table): 5 M rows took 48 ms a run, 3 % of
-    a 90 s run of lesson 07. Not made read-only: numba would compile another signature for it.
+    The first `rows` entries are the cumulative probabilities (the last exactly 1). Then
+    ZIPF_GUIDE + 1 entries, entry j the first rank whose probability exceeds j / ZIPF_GUIDE
+    (rows - 1 if none): workload.draw_row searches only between the entries of its draw's
+    bucket, and finds the rank a search of the whole table finds (the twin searches it whole).
+    Shared, never written to, and kept for the next run (a sweep's runs share one table): 5 M
+    rows took 48 ms a run, 3 % of a 90 s run of lesson 07. Not made read-only: numba would
+    compile another signature for it.
     """
     w = np.arange(1, rows + 1, dtype=np.float64) ** -theta
     cdf = np.cumsum(w)
     cdf /= cdf[-1]
-    return cdf
+    bucket_starts = np.arange(ZIPF_GUIDE + 1, dtype=np.float64) / ZIPF_GUIDE
+    guide = np.searchsorted(cdf[:-1], bucket_starts, side="right")
+    return np.concatenate([cdf, guide.astype(np.float64)])
 
 
 def kernel_inputs(scenario: Scenario) -> KernelInputs:

@@ -23,7 +23,8 @@ class ThreadsMixin:
             return self.rng.below(rows)
         if wl == "zipf":
             u = self.rng.unit()
-            rank = int(np.searchsorted(self.zipf_cdf[:-1], u, side="right"))
+            # the whole table, without the kernel's guide (run.zipf_cdf): the same rank
+            rank = int(np.searchsorted(self.zipf_cdf[: rows - 1], u, side="right"))
             return (rank * (self.scatter >> S.SCATTER_SHIFT)) % rows
         if wl == "hotset":
             if self.rng.unit() * 100.0 < self.k.hot_pct:

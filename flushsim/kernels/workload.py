@@ -111,8 +111,13 @@ def draw_row(g, knobs, rng, zipf_cdf, scatter):
         return rng_below(rng, rows)
     if wl == S.WL_ZIPF:
         u = rng_unit(rng)
-        lo = 0
-        hi = zipf_cdf.shape[0] - 1
+        # the first rank whose cumulative probability exceeds u, between the guide table's
+        # entries for u's bucket (run.zipf_cdf: `rows` probabilities, then the guide): the rank
+        # a search of the whole table finds, in a few probes instead of 23 of a 40 MB table
+        buckets = zipf_cdf.shape[0] - rows - 1
+        j = rows + int(u * buckets)
+        lo = int(zipf_cdf[j])
+        hi = int(zipf_cdf[j + 1])
         while lo < hi:
             mid = (lo + hi) // 2
             if zipf_cdf[mid] <= u:
