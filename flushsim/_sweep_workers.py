@@ -138,8 +138,12 @@ class Workers:
                     proc.kill()
 
     def starting(self) -> bool:
-        """Whether a starter thread is still at work."""
-        return any(t.is_alive() for t in self._starters)
+        """Whether a worker is on its way: a starter thread at work, or started, not yet live."""
+        # threads first: one that has ended had put its worker in _started before it did
+        if any(t.is_alive() for t in self._starters):
+            return True
+        with self._lock:
+            return bool(self._started)
 
     def _adopt(self) -> None:
         with self._lock:
