@@ -1,7 +1,7 @@
-"""A real `python -m flushsim sweep` in a subprocess, watched from outside.
+"""A real sweep of the command line in a subprocess, watched from outside.
 
-Its progress bar, its worker processes (by pid, psutil), and what is left of them once it
-has exited.
+Its progress bar, which process holds which run (tests/traced_cli.py writes each run's start
+and end), its processes (by pid, psutil), and what is left of them once it has exited.
 """
 
 from __future__ import annotations
@@ -11,16 +11,20 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 
 import psutil
+from traced_cli import RUN_LOG
 
 PROGRESS = re.compile(r"(\d+)/(\d+) \[")
 REPO = Path(__file__).resolve().parents[1]
-# a fresh worker has used no CPU; one past this has started a run
-MID_RUN_CPU_S = 0.05
+TESTS = Path(__file__).resolve().parent
+TRACED_CLI = "import sys, traced_cli; sys.exit(traced_cli.main())"
+STOP_TIMEOUT_S = 10.0
 
 
 def env() -> dict[str, str]:
@@ -36,14 +40,24 @@ def env() -> dict[str, str]:
 
 
 class SweepProcess:
-    """`python -m flushsim sweep default ARGS --out DIR/NAME`, its stderr read as it comes."""
+    """`flushsim sweep default ARGS --out DIR/NAME`, runs traced, stderr read as it comes."""
 
     def __init__(self, folder: Path, args: list[str], name: str = "sweep.csv"):
         self.out = folder / name
+        # outside `folder`: a test checks that the sweep leaves nothing there
+        fd, log = tempfile.mkstemp(prefix="flushsim-sweep-runs-", suffix=".log")
+        os.close(fd)
+        self.run_log = Path(log)
+        weakref.finalize(self, self.run_log.unlink, missing_ok=True)  # a failed test's too
+        base = env()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flushsim", "sweep", "default", *args, "--out", str(self.out)],
+            [sys.executable, "-c", TRACED_CLI, "sweep", "default", *args, "--out", str(self.out)],
             cwd=folder,
-            env=env(),
+            env={
+                **base,
+                "PYTHONPATH": os.pathsep.join([str(TESTS), base["PYTHONPATH"]]),
+                RUN_LOG: str(self.run_log),
+            },
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
@@ -76,28 +90,20 @@ class SweepProcess:
             pass
         return list(self.family.values())
 
-    def workers(self) -> list[psutil.Process]:
-        """The live worker processes: the children of the fork server."""
-        out = []
-        for p in self.observe():
-            try:
-                if p.is_running() and p.ppid() in self._fork_servers():
-                    out.append(p)
-            except psutil.NoSuchProcess:
-                continue
-        return out
+    def runs_held(self) -> list[tuple[int, int]]:
+        """(pid, row) of every run started and not ended yet, in the order they started.
 
-    def _fork_servers(self) -> set[int]:
-        servers = set()
-        for p in self.family.values():
-            try:
-                if p.ppid() == self.proc.pid and "multiprocessing.forkserver" in " ".join(
-                    p.cmdline()
-                ):
-                    servers.add(p.pid)
-            except psutil.NoSuchProcess:
-                continue
-        return servers
+        A process killed mid-run keeps its entry: the run log cannot tell.
+        """
+        held: dict[tuple[int, int], None] = {}
+        # the last piece has no newline yet when a line is being written: not read
+        for line in self.run_log.read_text().split("\n")[:-1]:
+            event, pid, row = line.split()
+            if event == "start":
+                held[int(pid), int(row)] = None
+            else:
+                held.pop((int(pid), int(row)), None)
+        return list(held)
 
     def wait_for(self, condition, timeout: float, what: str):
         """Poll `condition()` (and note new processes) until it is truthy; return its value."""
@@ -108,33 +114,56 @@ class SweepProcess:
             if value:
                 return value
             if self.proc.poll() is not None:
-                raise AssertionError(f"the sweep exited before {what}:\n{self.stderr}")
+                raise AssertionError(
+                    f"the sweep exited before {what}:\n{self.stderr}{self._runs()}"
+                )
             time.sleep(0.05)
         self.proc.kill()
-        raise AssertionError(f"no {what} within {timeout} s:\n{self.stderr}")
+        raise AssertionError(f"no {what} within {timeout} s:\n{self.stderr}{self._runs()}")
 
-    def busy_worker(self, timeout: float, exclude: set[int] = frozenset()) -> psutil.Process:
-        """A worker mid-run (on the CPU, not waiting for a task), not one of `exclude`, frozen.
+    def busy_worker(
+        self, timeout: float, exclude: set[int] = frozenset()
+    ) -> tuple[psutil.Process, int]:
+        """A worker process in a run, not one of `exclude`, stopped there; and that run's row.
 
-        It is stopped with SIGSTOP the moment it is seen, so that it still holds its run when
-        the test acts, however fast this machine runs one (CI's ran 0.3 s). `thaw` resumes it.
+        The worker is stopped with SIGSTOP, then its run checked still not ended: it holds
+        that run when the test acts, however fast this machine runs one (CI's ran 0.3 s).
+        `thaw` resumes it.
         """
 
         def find():
-            for w in self.workers():
-                try:
-                    if (
-                        w.pid not in exclude
-                        and w.cpu_times().user > MID_RUN_CPU_S
-                        and w.status() == psutil.STATUS_RUNNING
-                    ):
-                        w.send_signal(signal.SIGSTOP)
-                        return w
-                except psutil.NoSuchProcess:
+            for pid, row in self.runs_held():
+                if pid == self.proc.pid or pid in exclude:
                     continue
+                worker = self._stop(pid)
+                if worker is None:
+                    continue
+                if (pid, row) in self.runs_held():
+                    return worker, row
+                self.thaw(worker)  # it ended the run before it stopped: try the next
             return None
 
-        return self.wait_for(find, timeout, "busy worker process")
+        return self.wait_for(find, timeout, "worker process in a run")
+
+    def _stop(self, pid: int) -> psutil.Process | None:
+        """SIGSTOP `pid`, a process of the sweep, and wait until it is stopped; None if gone."""
+        p = self.family.get(pid)  # psutil's own, which will not signal a reused pid
+        if p is None:  # not seen yet: the next poll will have it
+            return None
+        try:
+            p.send_signal(signal.SIGSTOP)
+            deadline = time.monotonic() + STOP_TIMEOUT_S
+            while (status := p.status()) != psutil.STATUS_STOPPED:
+                if status == psutil.STATUS_ZOMBIE:
+                    return None
+                if time.monotonic() > deadline:
+                    raise AssertionError(
+                        f"process {pid} not stopped {STOP_TIMEOUT_S} s after SIGSTOP"
+                    )
+                time.sleep(0.001)
+        except psutil.NoSuchProcess:
+            return None
+        return p
 
     @staticmethod
     def thaw(worker: psutil.Process) -> None:
@@ -143,6 +172,9 @@ class SweepProcess:
             worker.send_signal(signal.SIGCONT)
         except psutil.NoSuchProcess:
             pass
+
+    def _runs(self) -> str:
+        return f"\nruns (event pid row):\n{self.run_log.read_text()}"
 
     def finish(self, timeout: float = 180) -> int:
         """Wait for the exit; its status."""
