@@ -596,8 +596,11 @@ def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) 
     total = book.grid.rows
     if deaths:
         retried = sum(len(d.tasks) for d in deaths)
+        runs = f"{retried} run" if retried == 1 else f"{retried} runs"
+        holder = "it" if len(deaths) == 1 else "they"
+        verb = "was" if retried == 1 else "were"
         warnings.warn(
-            f"{'; '.join(d.describe() for d in deaths)}: the {retried} runs it held were "
+            f"{'; '.join(d.describe() for d in deaths)}: the {runs} {holder} held {verb} "
             f"given once more to another ({len(book.lost)} lost a second time)",
             RuntimeWarning,
             stacklevel=3,
