@@ -678,11 +678,13 @@ def _run_local(
         pool.give(for_a_worker)
 
     try:
-        while here and (task := next(runs, None)) is not None:
+        while not here and not handed_out[0]:
+            if pool.ever_ready and not pool.live and not pool.starting():
+                break  # every worker died between two runs (none lost): the rest run here
+            collect(_wait_s(pool))
+        while (task := next(runs, None)) is not None:  # without `here`: only after that break
             book.finish(*job(task, *args))
             collect(0)
-        while not here and not handed_out[0]:
-            collect(_wait_s(pool))
         while retry or pool.busy():
             if not pool.live and not pool.starting():  # no worker left: the retries run here
                 while retry:
