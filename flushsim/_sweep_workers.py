@@ -96,10 +96,15 @@ class Death:
 
 
 class Workers:
-    """`count` worker processes, started by a thread while this process runs its own share."""
+    """`count` worker processes, started by a thread while this process runs its own share.
 
-    def __init__(self, count: int, run: Callable, args: tuple):
+    Each holds up to `in_flight` runs (default RUNS_IN_FLIGHT; 1 for runs so long that the
+    gap between two is nothing and a run queued behind another could wait for a whole run).
+    """
+
+    def __init__(self, count: int, run: Callable, args: tuple, in_flight: int | None = None):
         self._run, self._args = run, args
+        self._in_flight = in_flight or RUNS_IN_FLIGHT
         self._ctx = _context()
         self._lock = threading.Lock()
         self._started: list[Worker] = []  # filled by the starter thread
@@ -151,10 +156,10 @@ class Workers:
             self._started.clear()
 
     def give(self, take: Callable[[], object | None]) -> None:
-        """Hand each ready worker tasks from `take` until it holds RUNS_IN_FLIGHT."""
+        """Hand each ready worker tasks from `take` until it holds `in_flight`."""
         self._adopt()
         for w in self.live:
-            while w.ready and len(w.tasks) < RUNS_IN_FLIGHT:
+            while w.ready and len(w.tasks) < self._in_flight:
                 task = take()
                 if task is None:
                     return

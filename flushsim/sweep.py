@@ -556,7 +556,7 @@ def sweep(
             for task in runs:
                 book.finish(*_run_task(task, warmup_s, wear))
         else:
-            deaths = _run_local(runs, workers, warmup_s, wear, book)
+            deaths = _run_local(runs, workers, book, _run_task, (warmup_s, wear))
     except KeyboardInterrupt as exc:  # Ctrl-C, or the CLI's SIGTERM / SIGHUP (a subclass)
         interrupted = str(exc) or "Ctrl-C"
     except _RefusedPoint as exc:
@@ -630,25 +630,36 @@ def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) 
 
 
 def _run_local(
-    runs: Iterator[Task], workers: int, warmup_s: int, wear: WearSetting, book: _Book
+    runs: Iterator, workers: int, book, job: Callable, args: tuple, *, here: bool = True
 ) -> list[_sweep_workers.Death]:
-    """Run on `workers` cores: this process and `workers - 1` worker processes.
+    """`book.finish(*job(task, *args))` for every task of `runs`, on `workers` cores.
 
-    This process runs the runs in order and, between two of its own, hands the workers theirs.
-    A run lost with its worker is given once more to a live worker (or run here if none is
-    left); lost again, it is recorded in `book.lost`. Returns the workers that died.
+    With `here` (a sweep's short runs), this process and `workers - 1` worker processes: this
+    process runs the runs in order and, between two of its own, hands the workers theirs.
+    Without (`many.simulate_many`'s long runs, where a worker left idle until this process's
+    first run ends would lose a whole run), `workers` worker processes, one run each at a time,
+    and this process only hands them out. A run lost with its worker is given once more to a
+    live worker (or run here if none is left); lost again, `book.lose(index, why)`. Tasks have
+    an `index`. Returns the workers that died.
     """
     if getattr(multiprocessing.current_process(), "_inheriting", False):
         # a worker process importing a script that calls sweep() without a main guard: fail
         # here, so the worker dies before its first run and the sweep that started it says why
         raise RuntimeError(_BROKEN)
-    pool = _sweep_workers.Workers(workers - 1, _run_task, (warmup_s, wear))
-    retry: collections.deque[Task] = collections.deque()
+    pool = _sweep_workers.Workers(
+        workers - 1 if here else workers, job, args, in_flight=None if here else 1
+    )
+    retry: collections.deque = collections.deque()
     retried: set[int] = set()
     deaths: list[_sweep_workers.Death] = []
+    handed_out = [False]  # every task of `runs` taken
 
-    def for_a_worker() -> Task | None:
-        return retry.popleft() if retry else next(runs, None)
+    def for_a_worker():
+        if retry:
+            return retry.popleft()
+        task = next(runs, None)
+        handed_out[0] = task is None
+        return task
 
     def collect(timeout: float | None) -> None:
         for kind, payload in pool.poll(timeout):
@@ -670,15 +681,19 @@ def _run_local(
         pool.give(for_a_worker)
 
     try:
-        while (task := next(runs, None)) is not None:
-            book.finish(*_run_task(task, warmup_s, wear))
+        while not here and not handed_out[0]:
+            if pool.ever_ready and not pool.live and not pool.starting():
+                break  # every worker died between two runs (none lost): the rest run here
+            collect(_wait_s(pool))
+        while (task := next(runs, None)) is not None:  # without `here`: only after that break
+            book.finish(*job(task, *args))
             collect(0)
         while retry or pool.busy():
             if not pool.live and not pool.starting():  # no worker left: the retries run here
                 while retry:
-                    book.finish(*_run_task(retry.popleft(), warmup_s, wear))
+                    book.finish(*job(retry.popleft(), *args))
                 break
-            collect(None if pool.busy() else 0.2)
+            collect(_wait_s(pool))
         # done before any worker spoke: make sure they could start, or a script without a main
         # guard would pass here while each of its workers runs it all again
         deadline = time.monotonic() + _sweep_workers.START_TIMEOUT_S
@@ -691,6 +706,12 @@ def _run_local(
         raise
     pool.stop(now=False)
     return deaths
+
+
+def _wait_s(pool: _sweep_workers.Workers) -> float | None:
+    # a worker still starting is not yet among those a poll waits for: look again soon, or a
+    # replacement would wait for its first run until another worker finished one
+    return None if pool.busy() and not pool.starting() else 0.2
 
 
 _BROKEN = (

@@ -51,8 +51,16 @@ def test_public_api_is_the_documented_one():
         "presets",
         "replay",
         "simulate",
+        "simulate_many",
         "sweep",
     ]
     readme = (ROOT / "README.md").read_text()
-    for name in ("fs.simulate", "fs.presets.get", ".replace(", "run.series", "fs.sweep"):
+    for name in (
+        "fs.simulate",
+        "fs.presets.get",
+        ".replace(",
+        "run.series",
+        "fs.sweep",
+        "fs.simulate_many",
+    ):
         assert name in readme, name

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from .. import params, presets
-from ..run import Run, simulate
+from ..many import simulate_many
+from ..run import Run
 from ..scenario import Scenario, for_engine
 from .tolerances import (
     Row,
@@ -135,13 +136,31 @@ def seed003_io_capacity_runs(seconds: int | None = None) -> dict[str, Run]:
 
     Returns:
         {"1K/2K": run of `seed003-io-capacity`, "12K/24K": run of `seed003-lru-flush-size`},
-        both at innodb_lru_flush_size = 32, the 10.6.3 default.
+        both at innodb_lru_flush_size = 32, the 10.6.3 default, run at once on every core
+        (`simulate_many`).
+
+    Raises:
+        RuntimeError: a run was lost with its worker process twice.
     """
-    n = seed003_seconds(seconds)
-    return {
-        "1K/2K": simulate(presets.get("seed003-io-capacity"), seconds=n),
-        "12K/24K": simulate(presets.get("seed003-lru-flush-size"), seconds=n),
-    }
+    return _all_runs(
+        {
+            "1K/2K": presets.get("seed003-io-capacity"),
+            "12K/24K": presets.get("seed003-lru-flush-size"),
+        },
+        seed003_seconds(seconds),
+    )
+
+
+def _all_runs(scenarios: dict, seconds: int | None = None) -> dict:
+    """`simulate_many(scenarios, seconds=seconds)`, every run or an error naming the lost ones."""
+    runs = simulate_many(scenarios, seconds=seconds)
+    lost = [label for label in scenarios if label not in runs]
+    if lost:
+        raise RuntimeError(
+            f"seed 003: runs {', '.join(map(str, lost))} lost with their worker process "
+            "(out of memory?): run the cell again"
+        )
+    return runs
 
 
 def seed003_lru_flush_size_runs(
@@ -163,27 +182,26 @@ def seed003_lru_flush_size_runs(
             `seed003_io_capacity_runs` is the 32 step): reused instead of run again.
 
     Returns:
-        {innodb_lru_flush_size: run}, in the order of `sizes`.
+        {innodb_lru_flush_size: run}, in the order of `sizes`; those not in `done` run at once
+        on every core (`simulate_many`).
 
     Raises:
         ValueError: a run in `done` is not the scenario this sweep would run.
+        RuntimeError: a run was lost with its worker process twice.
     """
     base = seed003_preset("seed003-lru-flush-size", engine).replace(
         seconds=seed003_seconds(seconds)
     )
-    runs = {}
-    for n in sizes:
-        scenario = base.replace(innodb_lru_flush_size=n)
-        if done is not None and n in done:
-            if done[n].scenario != scenario:
-                raise ValueError(
-                    f"done[{n}] is not this sweep's step (engine={engine}, "
-                    f"innodb_lru_flush_size={n}, {scenario.seconds} s): run it again instead"
-                )
-            runs[n] = done[n]
-        else:
-            runs[n] = simulate(scenario)
-    return runs
+    steps = {n: base.replace(innodb_lru_flush_size=n) for n in sizes}
+    done = done or {}
+    for n, scenario in steps.items():
+        if n in done and done[n].scenario != scenario:
+            raise ValueError(
+                f"done[{n}] is not this sweep's step (engine={engine}, "
+                f"innodb_lru_flush_size={n}, {scenario.seconds} s): run it again instead"
+            )
+    ran = _all_runs({n: sc for n, sc in steps.items() if n not in done})
+    return {n: done[n] if n in done else ran[n] for n in steps}
 
 
 def seed003_lru_flush_size_table(
