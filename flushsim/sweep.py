@@ -463,12 +463,39 @@ def _run_task(task: Task, warmup_s: int | str, wear: WearSetting) -> tuple[int, 
     return task.index, summarize(run, warmup_s=warmup_s, wear=wear)
 
 
+# a container's CPU limit (cgroup v2, then v1): Binder's pods see every core of their host but may
+# use one or two, and each worker process more would cost its memory for nothing
+CGROUP_CPU_MAX = "/sys/fs/cgroup/cpu.max"
+CGROUP_V1_QUOTA = "/sys/fs/cgroup/cpu/cpu.cfs_quota_us"
+CGROUP_V1_PERIOD = "/sys/fs/cgroup/cpu/cpu.cfs_period_us"
+
+
 def local_cores() -> int:
-    """Cores this process may run on."""
+    """Cores this process may run on: its CPU affinity, within its container's CPU limit."""
     try:
-        return len(os.sched_getaffinity(0))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        return os.cpu_count() or 1
+        cores = os.cpu_count() or 1
+    limit = _cgroup_cpu_limit()
+    return cores if limit is None else max(1, min(cores, int(limit)))
+
+
+def _cgroup_cpu_limit() -> float | None:
+    """The container's CPU quota in cores, or None if it has none (or it cannot be read)."""
+    try:
+        with open(CGROUP_CPU_MAX) as f:
+            quota, period = f.read().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        pass
+    try:
+        with open(CGROUP_V1_QUOTA) as f:
+            quota = int(f.read())
+        with open(CGROUP_V1_PERIOD) as f:
+            period = int(f.read())
+        return None if quota <= 0 or period <= 0 else quota / period
+    except (OSError, ValueError):
+        return None
 
 
 def _progress(total: int, enabled: bool):

@@ -525,3 +525,28 @@ def test_pages_flushed_is_the_kinds_added_up_and_every_page_written():
     # each page written goes through the doublewrite buffer once (a few still in flight at the end)
     written = s["innodb_dblwr_pages_written"].sum()
     assert row["pages_flushed_per_s"] * s.height == pytest.approx(written, rel=0.03)
+
+
+@pytest.mark.parametrize(
+    ("cpu_max", "v1_quota", "cores"),
+    [
+        ("150000 100000\n", None, 1),  # a pod limited to 1.5 cores: one process
+        ("200000 100000\n", None, 2),
+        ("max 100000\n", None, None),  # no limit: the affinity
+        (None, "300000", 2),  # cgroup v1, 3 cores allowed, 2 in the affinity
+        (None, "-1", None),
+        (None, None, None),  # neither readable
+    ],
+)
+def test_local_cores_keep_to_the_container_cpu_limit(
+    tmp_path, monkeypatch, cpu_max, v1_quota, cores
+):
+    files = {"cpu.max": cpu_max, "quota": v1_quota, "period": "100000" if v1_quota else None}
+    for name, text in files.items():
+        if text is not None:
+            (tmp_path / name).write_text(text)
+    monkeypatch.setattr(SWEEP, "CGROUP_CPU_MAX", str(tmp_path / "cpu.max"))
+    monkeypatch.setattr(SWEEP, "CGROUP_V1_QUOTA", str(tmp_path / "quota"))
+    monkeypatch.setattr(SWEEP, "CGROUP_V1_PERIOD", str(tmp_path / "period"))
+    monkeypatch.setattr(SWEEP.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert SWEEP.local_cores() == (2 if cores is None else cores)
