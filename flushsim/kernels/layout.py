@@ -126,7 +126,14 @@ I_SINGLE_ITR = I_DBLWR_LIST_FREE + 1
 # and the next run id never used (ids of instance i start at its I_FIRST_FRAME)
 I_RUN_FREE = I_SINGLE_ITR + 1
 I_RUN_FRESH = I_RUN_FREE + 1
-N_INST = I_RUN_FRESH + 1
+# what the last bounded search knew of lru_scan_itr (lru_search._scan_from): the frame, its run,
+# how many frames from it to the run's head, and the run's R_VER then (the count holds while
+# the frame is still there and the version unchanged)
+I_ITR_AT = I_RUN_FRESH + 1
+I_ITR_RUN = I_ITR_AT + 1
+I_ITR_LEFT = I_ITR_RUN + 1
+I_ITR_VER = I_ITR_LEFT + 1
+N_INST = I_ITR_VER + 1
 
 # ---------------------------------------------------------------- runs of the LRU list (int32 rows)
 # Host work only (lru_runs.py): a run is a stretch of consecutive LRU frames; the search skips
@@ -137,7 +144,8 @@ R_HEAD = 2  # its head-most frame
 R_UP = 3  # the next run towards the LRU head, NIL if none; a free run: the next free run
 R_DOWN = 4  # the next run towards the tail, NIL if none
 R_CLEAN = 5  # frames of the run that are clean (F_DIRTY 0): replaceable (pool.replaceable)
-N_RUN = 6
+R_VER = 6  # bumped whenever a frame joins or leaves the run
+N_RUN = 7
 RUN_LEN = 64  # frames a new run takes at the LRU head before the next run starts
 RUN_MAX = 2 * RUN_LEN  # a run grown past this (midpoint insertions) is split in two
 RUN_MIN = RUN_LEN // 4  # a run shrunk below this joins a neighbour that has room

@@ -53,10 +53,12 @@ def run_join_head(fr, inst, runs, i, f, head):
             runs[r, L.R_LEN] += 1
             runs[r, L.R_HEAD] = f
             runs[r, L.R_CLEAN] += 1 - fr[f, L.F_DIRTY]
+            runs[r, L.R_VER] += 1
             return
     n = _new_run(inst, runs, i)
     runs[n, L.R_LEN] = 1
     runs[n, L.R_CLEAN] = 1 - fr[f, L.F_DIRTY]
+    runs[n, L.R_VER] += 1
     runs[n, L.R_TAIL] = f
     runs[n, L.R_HEAD] = f
     runs[n, L.R_UP] = L.NIL
@@ -86,6 +88,8 @@ def _split(fr, inst, runs, i, r):
     runs[r, L.R_HEAD] = g
     runs[r, L.R_LEN] -= k
     runs[r, L.R_CLEAN] -= clean
+    runs[r, L.R_VER] += 1
+    runs[n, L.R_VER] += 1
     up = runs[r, L.R_UP]
     runs[n, L.R_UP] = up
     runs[n, L.R_DOWN] = r
@@ -101,6 +105,7 @@ def run_join_after(fr, inst, runs, i, f, at):
     fr[f, L.F_RUN] = r
     runs[r, L.R_LEN] += 1
     runs[r, L.R_CLEAN] += 1 - fr[f, L.F_DIRTY]
+    runs[r, L.R_VER] += 1
     if runs[r, L.R_TAIL] == at:
         runs[r, L.R_TAIL] = f
     if runs[r, L.R_LEN] > L.RUN_MAX:
@@ -125,6 +130,7 @@ def _merge(fr, inst, runs, i, r):
         g = fr[g, L.F_PREV]
     runs[into, L.R_LEN] += n
     runs[into, L.R_CLEAN] += runs[r, L.R_CLEAN]
+    runs[into, L.R_VER] += 1
     _free_run(inst, runs, i, r)
 
 
@@ -136,6 +142,7 @@ def run_leave(fr, inst, runs, i, f, prev, nxt):
     n = runs[r, L.R_LEN] - 1
     runs[r, L.R_LEN] = n
     runs[r, L.R_CLEAN] -= 1 - fr[f, L.F_DIRTY]
+    runs[r, L.R_VER] += 1
     if n == 0:
         _free_run(inst, runs, i, r)
         return

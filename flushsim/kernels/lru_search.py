@@ -83,8 +83,10 @@ def scan_and_free(pool, knobs, i, scan_all):
 def _scan_from(pool, i, scan_all, f, ratio):
     """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache).
 
-    A run with no clean frame that the search would pass whole within its bound is passed in
-    one step (lru_runs.py): the walk would have examined each of its frames and gone on.
+    The frames from f to the head of a run with no clean frame, if the search would pass them
+    all within its bound, are passed in one step (lru_runs.py): the walk would have examined
+    each and gone on. How many there are is known from a run's tail, or, for the frame where
+    the last search stopped, from that search while the run is unchanged (I_ITR_*).
     """
     fr, frl, inst, page_frame, runs = pool
     scanned = 0
@@ -96,15 +98,26 @@ def _scan_from(pool, i, scan_all, f, ratio):
             return True, scanned
         inst[i, L.I_LRU_ITR] = L.NIL
         return False, scanned
+    # frames from f to its run's head, when known (-1: not): at a run's tail, or what the last
+    # search left about this very frame, its run unchanged since
+    left = -1
+    r = fr[f, L.F_RUN]
+    if (
+        inst[i, L.I_ITR_AT] == f
+        and inst[i, L.I_ITR_RUN] == r
+        and inst[i, L.I_ITR_VER] == runs[r, L.R_VER]
+    ):
+        left = inst[i, L.I_ITR_LEFT]
     while f >= 0 and scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD:
         r = fr[f, L.F_RUN]
-        n = runs[r, L.R_LEN]
+        if runs[r, L.R_TAIL] == f:
+            left = runs[r, L.R_LEN]
         if (
-            runs[r, L.R_TAIL] == f
+            left > 0
             and runs[r, L.R_CLEAN] == 0
-            and scanned + n <= L.BUF_LRU_SEARCH_SCAN_THRESHOLD
+            and scanned + left <= L.BUF_LRU_SEARCH_SCAN_THRESHOLD
         ):
-            scanned += n
+            scanned += left
             up = runs[r, L.R_UP]
             f = runs[up, L.R_TAIL] if up >= 0 else L.NIL
             continue
@@ -112,11 +125,27 @@ def _scan_from(pool, i, scan_all, f, ratio):
         if replaceable(fr, f):
             inst[i, L.I_LRU_ITR] = prev
             evict(fr, inst, runs, page_frame, i, f, ratio)
+            _remember(fr, inst, runs, i, prev, r, left - 1)
             return True, scanned
         scanned += 1
         f = prev
+        if left > 0:
+            left -= 1
     inst[i, L.I_LRU_ITR] = f
+    _remember(fr, inst, runs, i, f, r, left)
     return False, scanned
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _remember(fr, inst, runs, i, f, r, left):
+    """Keep that frame f has `left` frames to the head of its run r, if it is still in r."""
+    if f >= 0 and left > 0 and fr[f, L.F_RUN] == r:
+        inst[i, L.I_ITR_AT] = f
+        inst[i, L.I_ITR_RUN] = r
+        inst[i, L.I_ITR_LEFT] = left
+        inst[i, L.I_ITR_VER] = runs[r, L.R_VER]
+    else:
+        inst[i, L.I_ITR_AT] = L.NIL
 
 
 @njit(cache=True, _nrt=False)

@@ -149,6 +149,7 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         inst[i, L.I_LRU_TAIL] = L.NIL
         inst[i, L.I_LRU_OLD] = L.NIL
         inst[i, L.I_LRU_ITR] = L.NIL
+        inst[i, L.I_ITR_AT] = L.NIL
         inst[i, L.I_SINGLE_ITR] = L.NIL
         inst[i, L.I_RUN_FREE] = L.NIL
         inst[i, L.I_RUN_FRESH] = i * size
