@@ -95,8 +95,8 @@ class Pool:
             assert n > 0 and len(stretch) == n, f"run {r}: {n} frames, {len(stretch)} left"
             assert runs[r, L.R_TAIL] == stretch[0] and runs[r, L.R_HEAD] == stretch[-1]
             assert all(fr[f, L.F_RUN] == r for f in stretch), f"run {r}: a frame is elsewhere"
-            if runs[r, L.R_FIXED] == 1:
-                assert not any(self.replaceable(f) for f in stretch), f"run {r}: not all fixed"
+            clean = sum(1 for f in stretch if self.replaceable(f))
+            assert runs[r, L.R_CLEAN] == clean, f"run {r}: {runs[r, L.R_CLEAN]} clean, not {clean}"
             up = int(runs[r, L.R_UP])
             assert up == L.NIL or runs[up, L.R_DOWN] == r
             k += n
@@ -120,7 +120,7 @@ class Pool:
     def dirty(self, f):
         if self.frl[f, L.L_OLDEST_MODIFICATION] == 0:
             self.lsn += 1
-            pool.flush_list_add(self.fr, self.frl, self.inst, 0, f, self.lsn)
+            pool.flush_list_add(self.fr, self.frl, self.inst, self.runs, 0, f, self.lsn)
 
     def write(self, f):
         if self.frl[f, L.L_OLDEST_MODIFICATION] != 0 and self.fr[f, L.F_IO] == L.IO_NONE:
@@ -203,14 +203,14 @@ def test_the_record_checks_catch_a_stale_record():
 
 
 def fixed_pool():
-    """600 frames, the tail 400 dirty, after a whole-list scan that marked their runs fixed."""
+    """600 frames, the tail 400 dirty (runs with no clean frame), after a whole-list scan."""
     p = Pool(600)
     for _ in range(596):
         p.read(old=True)
     for f in p.lru()[:400]:
         p.dirty(f)
-    p.scan(scan_all=True)  # passes the 400 dirty frames: their whole runs are marked
-    assert any(p.runs[r, L.R_FIXED] == 1 for r in p.fr[p.lru()[:400], L.F_RUN])
+    p.scan(scan_all=True)  # passes the 400 dirty frames, most of them a run at a time
+    assert any(p.runs[r, L.R_CLEAN] == 0 for r in p.fr[p.lru()[:400], L.F_RUN])
     return p
 
 

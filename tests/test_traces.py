@@ -161,7 +161,7 @@ def test_single_page_flush_frees_the_clean_tail_or_writes_the_dirty_tail():
     assert p.lru() == [17, 16, 15, 14, 13, 12, 11]
     # make the tail page dirty: the user thread must write it itself
     f = p.frame(11)
-    pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
+    pool.flush_list_add(p.fr, p.frl, p.inst, p.runs, 0, f, 123)
     ok, t, held = free_block.single_page_flush(
         p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )
@@ -182,7 +182,7 @@ def test_an_update_of_a_page_in_a_single_page_flush_waits_for_it():
     for page in range(10, 18):
         p.access(page)
     f = p.frame(10)
-    pool.flush_list_add(p.fr, p.frl, p.inst, 0, f, 123)
+    pool.flush_list_add(p.fr, p.frl, p.inst, p.runs, 0, f, 123)
     _, done, held = free_block.single_page_flush(
         p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )
@@ -200,7 +200,7 @@ def test_without_doublewrite_a_single_page_flush_is_one_write_and_one_fsync():
     p = Tiny(doublewrite="OFF")
     for page in range(10, 18):
         p.access(page)
-    pool.flush_list_add(p.fr, p.frl, p.inst, 0, p.frame(10), 123)
+    pool.flush_list_add(p.fr, p.frl, p.inst, p.runs, 0, p.frame(10), 123)
     ok, t, _ = free_block.single_page_flush(
         p.g, L.Pool(p.fr, p.frl, p.inst, p.page_frame, p.runs), p.knobs, p.out, 0, 1000
     )

@@ -288,9 +288,9 @@ def lru_batch(g, pool, knobs, out, ring, i, t):
         prev = fr[f, L.F_PREV]
         # the next step reads prev's frame: start fetching it while this one is handled
         prefetch2(fr, prev, L.F_PREV)
-        prefetch2(fr, prev, L.F_IO)
+        prefetch2(fr, prev, L.F_DIRTY)
         prefetch2(frl, prev, L.L_OLDEST_MODIFICATION)
-        if replaceable(fr, frl, f):
+        if replaceable(fr, f):
             evict(fr, inst, runs, page_frame, i, f, ratio)
             evicted += 1
         elif fr[f, L.F_IO] == L.IO_NONE:  # dirty and not being written: buf_flush_ready_for_flush

@@ -38,7 +38,7 @@ def single_page_flush(g, pool, knobs, out, i, t):
     while f >= 0:
         prev = fr[f, L.F_PREV]
         inst[i, L.I_SINGLE_ITR] = prev
-        if replaceable(fr, frl, f):
+        if replaceable(fr, f):
             evict(fr, inst, runs, page_frame, i, f, ratio)
             return True, t, L.NIL
         if fr[f, L.F_IO] == L.IO_NONE:

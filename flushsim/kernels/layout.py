@@ -26,7 +26,8 @@ ENGINES_HANDLED = (S.ENG_MYSQL80, S.ENG_MARIADB106, S.ENG_MARIADB1011, S.ENG_MYS
 Pool = namedtuple("Pool", ["fr", "frl", "inst", "page_frame", "runs"])
 # the write-completion ring (io.py): frame and completion time (us) of each write in flight
 Ring = namedtuple("Ring", ["ring_frame", "ring_done"])
-# the scheduler: each entity's next event time (us) and the binary heap on (time, id)
+# the scheduler: each entity's next event time (us), the binary heap of keys time << 16 | id
+# (scheduler.py) and each id's place in it
 Sched = namedtuple("Sched", ["times", "heap", "pos"])
 # user threads: TH_* rows and the CPU time not yet added (us)
 Threads = namedtuple("Threads", ["th", "th_cpu"])
@@ -62,7 +63,8 @@ F_IO = 6  # IO_NONE or the kind of write in flight
 F_ACCESS_MS = 7  # first access time of the page in ms (0 = not accessed yet)
 F_FREED_CLOCK = 8  # pool freed_page_clock when the page was last put at the LRU head
 F_RUN = 9  # the run of the LRU list holding the frame (lru_runs.py), NIL off the LRU
-N_FRAME_I32 = 10
+F_DIRTY = 10  # 1 while on the flush list (oldest_modification != 0): pool.replaceable's test
+N_FRAME_I32 = 11
 
 # F_LRU values: one field for "on the LRU list" and "in its old sublist" (4 bytes a frame less)
 ON_FREE = 0
@@ -124,7 +126,14 @@ I_SINGLE_ITR = I_DBLWR_LIST_FREE + 1
 # and the next run id never used (ids of instance i start at its I_FIRST_FRAME)
 I_RUN_FREE = I_SINGLE_ITR + 1
 I_RUN_FRESH = I_RUN_FREE + 1
-N_INST = I_RUN_FRESH + 1
+# what the last bounded search knew of lru_scan_itr (lru_search._scan_from): the frame, its run,
+# how many frames from it to the run's head, and the run's R_VER then (the count holds while
+# the frame is still there and the version unchanged)
+I_ITR_AT = I_RUN_FRESH + 1
+I_ITR_RUN = I_ITR_AT + 1
+I_ITR_LEFT = I_ITR_RUN + 1
+I_ITR_VER = I_ITR_LEFT + 1
+N_INST = I_ITR_VER + 1
 
 # ---------------------------------------------------------------- runs of the LRU list (int32 rows)
 # Host work only (lru_runs.py): a run is a stretch of consecutive LRU frames; the search skips
@@ -134,8 +143,9 @@ R_TAIL = 1  # its tail-most frame (towards the eviction end)
 R_HEAD = 2  # its head-most frame
 R_UP = 3  # the next run towards the LRU head, NIL if none; a free run: the next free run
 R_DOWN = 4  # the next run towards the tail, NIL if none
-R_FIXED = 5  # 1: no frame of the run is replaceable (set by a search that walked it all)
-N_RUN = 6
+R_CLEAN = 5  # frames of the run that are clean (F_DIRTY 0): replaceable (pool.replaceable)
+R_VER = 6  # bumped whenever a frame joins or leaves the run
+N_RUN = 7
 RUN_LEN = 64  # frames a new run takes at the LRU head before the next run starts
 RUN_MAX = 2 * RUN_LEN  # a run grown past this (midpoint insertions) is split in two
 RUN_MIN = RUN_LEN // 4  # a run shrunk below this joins a neighbour that has room
@@ -228,10 +238,13 @@ PH_LRU_PASS = 2  # pending writes done: run the LRU pass of G_MA_LRU_N pages
 MA_LOG_START_OFFSET = 12288  # log_t::START_OFFSET (10.8+ ib_logfile0 format)
 MA_MIB = 1 << 20
 
-INF_TIME = 1 << 62
+# "never": above every time a run reaches (scenario.MAX_SECONDS, 2**36 us), and small enough
+# that the scheduler's heap keys, time << SCHED_ID_BITS | id, stay below 2**63
+INF_TIME = 1 << 46
 # a member of the wait group other than its representative (scheduler.py): below INF_TIME, above
 # every time a run reaches; never seen outside event_loop
-PARKED = 1 << 61
+PARKED = 1 << 45
+SCHED_ID_BITS = 16  # entities (threads + the page cleaner) have ids below 2**16
 PC_ROUND_BASE_US = 50  # sim constant: CPU time of one page-cleaner round
 PC_PAGE_US = 1  # sim constant: CPU time to dispatch one page write
 FREE_WAIT_SLEEP_US = 10_000  # buf_LRU_get_free_block: os_thread_sleep(10000)

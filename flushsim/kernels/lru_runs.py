@@ -4,9 +4,8 @@ buf_LRU_free_from_common_LRU_list walks the LRU from the tail (or buf_pool.lru_s
 first replaceable page, and the model charges LRU_SCAN_NS for each page it examines: a search
 of the whole list of a 35 GiB pool passes two million frames. This index cuts the LRU into
 runs of consecutive frames (R_* rows; F_RUN of each frame), kept exact by pool.py's list
-operations. A search that walked a whole run without a replaceable frame marks it R_FIXED; a
-frame joining the run, or one of its frames becoming clean with no I/O in flight
-(pool.flush_list_remove), clears the mark. A later search passes a marked run whole, counting
+operations, and counts each run's clean frames (R_CLEAN), kept exact by those and by the flush
+list's (a page dirtied or cleaned). A search passes a run with no clean frame whole, counting
 its R_LEN frames as examined, without reading them: the frame found and the pages examined are
 the walk's, only the host's work changes. See docs/model.md, section The LRU run index.
 """
@@ -27,7 +26,6 @@ def _new_run(inst, runs, i):
     else:
         r = inst[i, L.I_RUN_FRESH]
         inst[i, L.I_RUN_FRESH] = r + 1
-    runs[r, L.R_FIXED] = 0
     return r
 
 
@@ -54,10 +52,13 @@ def run_join_head(fr, inst, runs, i, f, head):
             fr[f, L.F_RUN] = r
             runs[r, L.R_LEN] += 1
             runs[r, L.R_HEAD] = f
-            runs[r, L.R_FIXED] = 0
+            runs[r, L.R_CLEAN] += 1 - fr[f, L.F_DIRTY]
+            runs[r, L.R_VER] += 1
             return
     n = _new_run(inst, runs, i)
     runs[n, L.R_LEN] = 1
+    runs[n, L.R_CLEAN] = 1 - fr[f, L.F_DIRTY]
+    runs[n, L.R_VER] += 1
     runs[n, L.R_TAIL] = f
     runs[n, L.R_HEAD] = f
     runs[n, L.R_UP] = L.NIL
@@ -75,15 +76,20 @@ def _split(fr, inst, runs, i, r):
     g = runs[r, L.R_HEAD]
     runs[n, L.R_HEAD] = g
     last = g
+    clean = 0
     for _ in range(k):
         fr[g, L.F_RUN] = n
+        clean += 1 - fr[g, L.F_DIRTY]
         last = g
         g = fr[g, L.F_NEXT]
     runs[n, L.R_TAIL] = last
     runs[n, L.R_LEN] = k
-    runs[n, L.R_FIXED] = runs[r, L.R_FIXED]
+    runs[n, L.R_CLEAN] = clean
     runs[r, L.R_HEAD] = g
     runs[r, L.R_LEN] -= k
+    runs[r, L.R_CLEAN] -= clean
+    runs[r, L.R_VER] += 1
+    runs[n, L.R_VER] += 1
     up = runs[r, L.R_UP]
     runs[n, L.R_UP] = up
     runs[n, L.R_DOWN] = r
@@ -98,7 +104,8 @@ def run_join_after(fr, inst, runs, i, f, at):
     r = fr[at, L.F_RUN]
     fr[f, L.F_RUN] = r
     runs[r, L.R_LEN] += 1
-    runs[r, L.R_FIXED] = 0
+    runs[r, L.R_CLEAN] += 1 - fr[f, L.F_DIRTY]
+    runs[r, L.R_VER] += 1
     if runs[r, L.R_TAIL] == at:
         runs[r, L.R_TAIL] = f
     if runs[r, L.R_LEN] > L.RUN_MAX:
@@ -122,7 +129,8 @@ def _merge(fr, inst, runs, i, r):
         fr[g, L.F_RUN] = into
         g = fr[g, L.F_PREV]
     runs[into, L.R_LEN] += n
-    runs[into, L.R_FIXED] = min(runs[into, L.R_FIXED], runs[r, L.R_FIXED])
+    runs[into, L.R_CLEAN] += runs[r, L.R_CLEAN]
+    runs[into, L.R_VER] += 1
     _free_run(inst, runs, i, r)
 
 
@@ -133,6 +141,8 @@ def run_leave(fr, inst, runs, i, f, prev, nxt):
     fr[f, L.F_RUN] = L.NIL
     n = runs[r, L.R_LEN] - 1
     runs[r, L.R_LEN] = n
+    runs[r, L.R_CLEAN] -= 1 - fr[f, L.F_DIRTY]
+    runs[r, L.R_VER] += 1
     if n == 0:
         _free_run(inst, runs, i, r)
         return
@@ -145,8 +155,8 @@ def run_leave(fr, inst, runs, i, f, prev, nxt):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def run_may_replace(fr, runs, f):
-    """Frame f may be replaceable now (clean, no I/O in flight): its run is not all fixed."""
+def run_dirty(fr, runs, f, dirty):
+    """Frame f was dirtied (1) or cleaned (0), F_DIRTY already set: its run's count follows."""
     r = fr[f, L.F_RUN]
     if r >= 0:
-        runs[r, L.R_FIXED] = 0
+        runs[r, L.R_CLEAN] += 1 - 2 * dirty

@@ -2,8 +2,8 @@
 
 Shared by both engines' free-page paths; the search holds the LRU's mutex for LRU_SCAN_NS a
 page examined (MySQL's LRU_list_mutex, MariaDB's buf_pool.mutex). Past the scan cache, a search
-of the whole list passes the runs known to hold no replaceable frame without reading them
-(lru_runs.py): the same frame found, the same pages examined.
+passes the runs that hold no clean frame without reading them (lru_runs.py): the same frame
+found, the same pages examined.
 """
 
 from __future__ import annotations
@@ -51,11 +51,11 @@ def scan_and_free(pool, knobs, i, scan_all):
     found = False
     while f >= 0 and (scan_all or scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD):
         if scanned >= L.SCAN_CACHE:  # scan_all, past the frames the cache records
-            f, passed = find_replaceable(fr, frl, runs, f)
+            f, passed = find_replaceable(fr, runs, f)
             scanned += passed
             found = f >= 0
             break
-        if replaceable(fr, frl, f):
+        if replaceable(fr, f):
             found = True
             break
         inst[i, L.I_SCAN_PRE + scanned] = f
@@ -73,7 +73,7 @@ def scan_and_free(pool, knobs, i, scan_all):
         inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
         evict(fr, inst, runs, page_frame, i, f, ratio)
         # the next scan starts at the frame after f, whose page is cold: fetch it meanwhile
-        prefetch2(frl, inst[i, L.I_SCAN_NEXT], L.L_OLDEST_MODIFICATION)
+        prefetch2(fr, inst[i, L.I_SCAN_NEXT], L.F_DIRTY)
     else:
         inst[i, L.I_LRU_ITR] = f
     return found, scanned
@@ -81,57 +81,98 @@ def scan_and_free(pool, knobs, i, scan_all):
 
 @njit(cache=True, _nrt=False)
 def _scan_from(pool, i, scan_all, f, ratio):
-    """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache)."""
+    """scan_and_free resuming at frame f, in the young part of the LRU (no scan cache).
+
+    The frames from f to the head of a run with no clean frame, if the search would pass them
+    all within its bound, are passed in one step (lru_runs.py): the walk would have examined
+    each and gone on. How many there are is known from a run's tail, or, for the frame where
+    the last search stopped, from that search while the run is unchanged (I_ITR_*).
+    """
     fr, frl, inst, page_frame, runs = pool
     scanned = 0
     if scan_all:
-        f, scanned = find_replaceable(fr, frl, runs, f)
+        f, scanned = find_replaceable(fr, runs, f)
         if f >= 0:
             inst[i, L.I_LRU_ITR] = fr[f, L.F_PREV]
             evict(fr, inst, runs, page_frame, i, f, ratio)
             return True, scanned
         inst[i, L.I_LRU_ITR] = L.NIL
         return False, scanned
+    # frames from f to its run's head, when known (-1: not): at a run's tail, or what the last
+    # search left about this very frame, its run unchanged since
+    left = -1
+    r = fr[f, L.F_RUN]
+    if (
+        inst[i, L.I_ITR_AT] == f
+        and inst[i, L.I_ITR_RUN] == r
+        and inst[i, L.I_ITR_VER] == runs[r, L.R_VER]
+    ):
+        left = inst[i, L.I_ITR_LEFT]
     while f >= 0 and scanned < L.BUF_LRU_SEARCH_SCAN_THRESHOLD:
+        r = fr[f, L.F_RUN]
+        if runs[r, L.R_TAIL] == f:
+            left = runs[r, L.R_LEN]
+        if (
+            left > 0
+            and runs[r, L.R_CLEAN] == 0
+            and scanned + left <= L.BUF_LRU_SEARCH_SCAN_THRESHOLD
+        ):
+            scanned += left
+            up = runs[r, L.R_UP]
+            f = runs[up, L.R_TAIL] if up >= 0 else L.NIL
+            continue
         prev = fr[f, L.F_PREV]
-        if replaceable(fr, frl, f):
+        if replaceable(fr, f):
             inst[i, L.I_LRU_ITR] = prev
             evict(fr, inst, runs, page_frame, i, f, ratio)
+            _remember(fr, inst, runs, i, prev, r, left - 1)
             return True, scanned
         scanned += 1
         f = prev
+        if left > 0:
+            left -= 1
     inst[i, L.I_LRU_ITR] = f
+    _remember(fr, inst, runs, i, f, r, left)
     return False, scanned
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _remember(fr, inst, runs, i, f, r, left):
+    """Keep that frame f has `left` frames to the head of its run r, if it is still in r."""
+    if f >= 0 and left > 0 and fr[f, L.F_RUN] == r:
+        inst[i, L.I_ITR_AT] = f
+        inst[i, L.I_ITR_RUN] = r
+        inst[i, L.I_ITR_LEFT] = left
+        inst[i, L.I_ITR_VER] = runs[r, L.R_VER]
+    else:
+        inst[i, L.I_ITR_AT] = L.NIL
+
+
 @njit(cache=True, _nrt=False)
-def find_replaceable(fr, frl, runs, f):
+def find_replaceable(fr, runs, f):
     """The first replaceable frame from f towards the LRU head, and the frames passed before it.
 
     What a walk testing every frame finds (NIL and the frames up to the head if none), but a
-    run known to hold no replaceable frame is passed whole (lru_runs.py); a run walked from its
-    tail to its head without one is marked so.
+    run with no clean frame (R_CLEAN 0), entered at its tail, is passed whole (lru_runs.py).
     """
     passed = 0
     while f >= 0:
         r = fr[f, L.F_RUN]
-        whole = runs[r, L.R_TAIL] == f
-        while whole and runs[r, L.R_FIXED] == 1:
-            passed += runs[r, L.R_LEN]
-            r = runs[r, L.R_UP]
-            if r < 0:
-                return L.NIL, passed
+        if runs[r, L.R_TAIL] == f:
+            while runs[r, L.R_CLEAN] == 0:
+                passed += runs[r, L.R_LEN]
+                r = runs[r, L.R_UP]
+                if r < 0:
+                    return L.NIL, passed
             f = runs[r, L.R_TAIL]
         head = runs[r, L.R_HEAD]
         while True:
-            if replaceable(fr, frl, f):
+            if replaceable(fr, f):
                 return f, passed
             passed += 1
             if f == head:
                 break
             f = fr[f, L.F_PREV]
-        if whole:
-            runs[r, L.R_FIXED] = 1
         f = fr[f, L.F_PREV]
     return L.NIL, passed
 

@@ -104,7 +104,7 @@ def ma_lru_batch(g, pool, knobs, out, ring, max_n, t):
             break
         prev = fr[f, L.F_PREV]
         scanned += 1
-        if replaceable(fr, frl, f):
+        if replaceable(fr, f):
             evict(fr, inst, runs, page_frame, 0, f, ratio)
             evicted += 1
         elif fr[f, L.F_IO] == L.IO_NONE:

@@ -19,7 +19,7 @@ from .hints import columns, nonneg, prefetch2
 
 # imported by name: hints.columns needs a literal width (numba types a module attribute int64)
 from .layout import N_FRAME_I32, N_FRAME_I64, N_INST
-from .lru_runs import run_join_after, run_join_head, run_leave, run_may_replace
+from .lru_runs import run_dirty, run_join_after, run_join_head, run_leave
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -264,9 +264,11 @@ def peek_if_too_old(fr, inst, i, f, now_ms, old_blocks_time, ratio):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def flush_list_add(fr, frl, inst, i, f, lsn):
+def flush_list_add(fr, frl, inst, runs, i, f, lsn):
     """buf_flush_insert_into_flush_list: a clean page gets dirty at `lsn`; add at the head."""
     frl[f, L.L_OLDEST_MODIFICATION] = lsn
+    fr[f, L.F_DIRTY] = 1
+    run_dirty(fr, runs, f, 1)
     head = inst[i, L.I_FL_HEAD]
     fr[f, L.F_FPREV] = L.NIL
     fr[f, L.F_FNEXT] = head
@@ -297,15 +299,20 @@ def flush_list_remove(fr, frl, inst, runs, i, f):
     fr[f, L.F_FPREV] = L.NIL
     fr[f, L.F_FNEXT] = L.NIL
     frl[f, L.L_OLDEST_MODIFICATION] = 0
+    fr[f, L.F_DIRTY] = 0
     inst[i, L.I_FL_LEN] -= 1
     scan_cut(inst, i, f, f)  # f may be replaceable now
-    run_may_replace(fr, runs, f)
+    run_dirty(fr, runs, f, 0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def replaceable(fr, frl, f):
-    """buf_flush_ready_for_replace: clean and no I/O in flight."""
-    return frl[f, L.L_OLDEST_MODIFICATION] == 0 and fr[f, L.F_IO] == L.IO_NONE
+def replaceable(fr, f):
+    """buf_flush_ready_for_replace: clean and no I/O in flight.
+
+    Tested as F_DIRTY 0, in the row a walk reads anyway: a write is only ever in flight on a
+    dirty page, and write_complete and single_flush_done end it before they clean the page.
+    """
+    return fr[f, L.F_DIRTY] == 0
 
 
 @njit(cache=True, inline="always", _nrt=False)  # see lru_add

@@ -1,6 +1,8 @@
 """The scheduler: a binary heap on (time, id) of the user threads and the page cleaner.
 
-Runs are deterministic for a given seed because ties are broken by id. Waking an entity (the
+Runs are deterministic for a given seed because ties are broken by id. The heap holds keys
+time << SCHED_ID_BITS | id, in the order of (time, id): one integer comparison a step, and
+the id read from the key, not the time looked up by id. Waking an entity (the
 page cleaner on buf_flush_event / do_flush_list, threads on a timeline event) moves its time
 earlier and restores the heap.
 
@@ -19,10 +21,13 @@ from numba import njit
 
 from . import layout as L
 
+ID_MASK = (1 << L.SCHED_ID_BITS) - 1
+
 
 @njit(cache=True, inline="always", _nrt=False)
-def _less(times, a, b):
-    return times[a] < times[b] or (times[a] == times[b] and a < b)
+def heap_key(times, e):
+    """Entity e's key in the heap: its time, then its id, in one integer."""
+    return (times[e] << L.SCHED_ID_BITS) | e
 
 
 # Up to this many entries (threads + the page cleaner) the event loop finds the next entry by
@@ -37,7 +42,7 @@ def next_entry(sched):
     times, heap, pos = sched
     n = times.shape[0]
     if n > SCAN_MAX_ENTRIES:
-        return heap[0]
+        return heap[0] & ID_MASK
     best = 0
     bt = times[0]
     for j in range(1, n):
@@ -56,12 +61,13 @@ def heap_fix(sched, e):
     if n <= SCAN_MAX_ENTRIES:
         return
     k = pos[e]
+    key = heap_key(times, e)
     while k > 0:
-        parent = (k - 1) // 2
+        parent = (k - 1) >> 1
         p = heap[parent]
-        if _less(times, e, p):
+        if key < p:
             heap[k] = p
-            pos[p] = k
+            pos[p & ID_MASK] = k
             k = parent
         else:
             break
@@ -69,16 +75,16 @@ def heap_fix(sched, e):
         c = 2 * k + 1
         if c >= n:
             break
-        if c + 1 < n and _less(times, heap[c + 1], heap[c]):
-            c += 1
+        if c + 1 < n:
+            c += heap[c + 1] < heap[c]  # the smaller child, without a branch
         child = heap[c]
-        if _less(times, child, e):
+        if child < key:
             heap[k] = child
-            pos[child] = k
+            pos[child & ID_MASK] = k
             k = c
         else:
             break
-    heap[k] = e
+    heap[k] = key
     pos[e] = k
 
 

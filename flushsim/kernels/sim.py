@@ -143,11 +143,13 @@ def init_state(knobs, n_threads_max, table_pages, seed):
         fr[f, L.F_IO] = L.IO_NONE
         fr[f, L.F_ACCESS_MS] = 0
         fr[f, L.F_FREED_CLOCK] = 0
+        fr[f, L.F_DIRTY] = 0
     for i in range(n_inst):
         inst[i, L.I_LRU_HEAD] = L.NIL
         inst[i, L.I_LRU_TAIL] = L.NIL
         inst[i, L.I_LRU_OLD] = L.NIL
         inst[i, L.I_LRU_ITR] = L.NIL
+        inst[i, L.I_ITR_AT] = L.NIL
         inst[i, L.I_SINGLE_ITR] = L.NIL
         inst[i, L.I_RUN_FREE] = L.NIL
         inst[i, L.I_RUN_FRESH] = i * size
@@ -312,7 +314,9 @@ def new_state(knobs, rows, n_threads_max, table_pages, seed, zipf_cdf, scatter):
     for e in range(g[L.G_N_ACTIVE]):
         times[e] = 0
     times[cleaner] = L.INF_TIME if g[L.G_PC_DISABLED] == 1 else 0
-    heap = np.arange(n_ent).astype(np.int64)
+    # ids must fit their bits of a heap key (scheduler.py); knob_spec caps threads at 4,096
+    assert n_ent <= 1 << L.SCHED_ID_BITS
+    heap = (times << L.SCHED_ID_BITS) | np.arange(n_ent).astype(np.int64)
     pos = np.arange(n_ent).astype(np.int64)
     sched = L.Sched(times, heap, pos)
     for e in range(n_ent - 1, -1, -1):

@@ -105,8 +105,8 @@ def access_page(g, pool, knobs, out, ring, sched, page, is_write, t, resume):
         break
     s = t // 1_000_000
     if is_write:
-        if frl[f, L.L_OLDEST_MODIFICATION] == 0:
-            flush_list_add(fr, frl, inst, i, f, g[L.G_LSN])
+        if fr[f, L.F_DIRTY] == 0:
+            flush_list_add(fr, frl, inst, runs, i, f, g[L.G_LSN])
         g[L.G_LSN] += int(knobs[S.K_REDO_PER_CHANGE])
         if s < out.shape[0]:
             out[s, S.C_DML_UPDATES] += 1
@@ -181,7 +181,7 @@ def run_step(g, pool, knobs, series, ring, sched, load, threads, e, t):
             is_write = draw_is_write(knobs, rng)
             page = row // rpp
             if uniform:
-                prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, draws_per_row)
+                prefetch_uniform(fr, page_frame, g, rng, pages_per_unit, draws_per_row)
         if local > t:
             f = page_frame[page]
             if f < 0 or (is_write and fr[f, L.F_IO] != L.IO_NONE):

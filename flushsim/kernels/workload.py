@@ -47,7 +47,7 @@ def rng_peek_unit(rng, k):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, per_row):
+def prefetch_uniform(fr, page_frame, g, rng, pages_per_unit, per_row):
     """Uniform workload: prefetch what the next two row accesses will read.
 
     Every draw is a row or an update flag, so the next two rows are the next draw and the one
@@ -61,8 +61,7 @@ def prefetch_uniform(fr, frl, page_frame, g, rng, pages_per_unit, per_row):
     f1 = page_frame[g[L.G_NEXT_PAGE]]
     if f1 >= 0:
         prefetch2(fr, f1, L.F_PAGE)
-        prefetch2(fr, f1, L.F_FREED_CLOCK)
-        prefetch2(frl, f1, L.L_OLDEST_MODIFICATION)
+        prefetch2(fr, f1, L.F_DIRTY)  # the row's last field: with F_PAGE, both its lines
     last = page_frame.shape[0] - 1
     p2 = min(int(rng_peek_unit(rng, 1 + per_row) * pages_per_unit), last)
     prefetch1(page_frame, p2)
