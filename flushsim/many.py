@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .run import Run, simulate
 from .scenario import Scenario
-from .sweep import _run_local, local_cores
+from .sweep import _run_local, local_cores, retried_message
 
 
 class LostRuns(RuntimeWarning):
@@ -96,12 +96,7 @@ def simulate_many(
         cores = min(workers, len(jobs))
         deaths = _run_local(iter(jobs), cores, book, _simulate_job, (), here=False)
     if deaths:
-        warnings.warn(
-            f"{'; '.join(d.describe() for d in deaths)}: the runs it held were given once "
-            f"more to another ({len(book.lost)} lost a second time)",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+        warnings.warn(retried_message(deaths, len(book.lost)), RuntimeWarning, stacklevel=2)
     if book.lost:
         lost = [labels[i] for i in sorted(book.lost)]
         warnings.warn(

@@ -619,19 +619,22 @@ def _refusals_stop(tasks: Iterator[Task]) -> Iterator[Task]:
         raise _RefusedPoint(str(exc)) from None
 
 
+def retried_message(deaths: list[_sweep_workers.Death], lost: int) -> str:
+    """What the dead workers were and that their runs went to another (sweep, simulate_many)."""
+    retried = sum(len(d.tasks) for d in deaths)
+    runs = f"{retried} run" if retried == 1 else f"{retried} runs"
+    holder = "it" if len(deaths) == 1 else "they"
+    verb = "was" if retried == 1 else "were"
+    return (
+        f"{'; '.join(d.describe() for d in deaths)}: the {runs} {holder} held {verb} "
+        f"given once more to another ({lost} lost a second time)"
+    )
+
+
 def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) -> None:
     total = book.grid.rows
     if deaths:
-        retried = sum(len(d.tasks) for d in deaths)
-        runs = f"{retried} run" if retried == 1 else f"{retried} runs"
-        holder = "it" if len(deaths) == 1 else "they"
-        verb = "was" if retried == 1 else "were"
-        warnings.warn(
-            f"{'; '.join(d.describe() for d in deaths)}: the {runs} {holder} held {verb} "
-            f"given once more to another ({len(book.lost)} lost a second time)",
-            RuntimeWarning,
-            stacklevel=3,
-        )
+        warnings.warn(retried_message(deaths, len(book.lost)), RuntimeWarning, stacklevel=3)
     missing = book.missing()
     if not len(missing):
         return
