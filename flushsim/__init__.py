@@ -11,7 +11,7 @@ numba_cache.use_default()  # before anything imports numba: it reads the variabl
 
 from . import params, presets  # noqa: E402
 from .compare import compare  # noqa: E402
-from .many import simulate_many  # noqa: E402
+from .many import run_ahead, simulate_many  # noqa: E402
 from .replay import replay  # noqa: E402
 from .run import Run, simulate  # noqa: E402
 from .scenario import Event, Scenario  # noqa: E402
@@ -25,6 +25,7 @@ __all__ = [
     "params",
     "presets",
     "replay",
+    "run_ahead",
     "simulate",
     "simulate_many",
     "sweep",

@@ -1,4 +1,4 @@
-"""simulate_many(): several Scenarios at once, one whole Run each, on every core.
+"""simulate_many() and run_ahead(): several Scenarios at once, one whole Run each, on every core.
 
 `fs.simulate_many({"1K": low, "12K": high}, seconds=240)` gives {"1K": Run, "12K": Run}, the
 same numbers as `fs.simulate` of each one after the other, in about the time of the longest
@@ -8,10 +8,18 @@ run a worker at a time, while this process only hands them out: it suits runs of
 as lesson 03's. A worker that dies (an OOM kill) costs the run it held, which another worker
 runs once more; a run lost twice is left out of the result and named in a LostRuns warning. A
 Ctrl-C stops every worker and is raised, as from `simulate`.
+
+`fs.run_ahead(scenarios, seconds=240)` starts such runs from a background thread and returns at
+once: a later `simulate_many` given an equal Scenario waits for that run instead of making it
+again. A notebook whose cells each wait for their own runs leaves a core idle whenever a cell's
+runs do not split evenly over the cores (lesson 03: a 10 s run beside a 2 s one, five runs on
+two cores); started together in its first cell, they keep both cores busy until the last.
 """
 
 from __future__ import annotations
 
+import atexit
+import threading
 import warnings
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
@@ -19,6 +27,8 @@ from dataclasses import dataclass
 from .run import Run, simulate
 from .scenario import Scenario
 from .sweep import _run_local, local_cores, retried_message
+
+TAKE_POLL_S = 0.5  # a wait for a run ahead wakes this often, so that a Ctrl-C is seen
 
 
 class LostRuns(RuntimeWarning):
@@ -83,18 +93,18 @@ def simulate_many(
         ValueError: a bad `seconds` (naming the scenario) or `workers`, before any run.
     """
     labels, jobs = _jobs(scenarios, seconds)
-    if workers is None:
-        workers = local_cores()
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-        raise ValueError(f"workers={workers!r} must be a whole number between 1 and 256")
+    workers = _workers(workers)
     book = _Runs()
-    if workers == 1 or len(jobs) <= 1:
-        for job in jobs:
-            book.finish(*_simulate_job(job))
-        deaths = []
-    else:
-        cores = min(workers, len(jobs))
-        deaths = _run_local(iter(jobs), cores, book, _simulate_job, (), here=False)
+    ahead = [job for job in jobs if _started_ahead(job.scenario)]
+    deaths = _run([job for job in jobs if not _started_ahead(job.scenario)], workers, book)
+    missed = []  # runs ahead that were lost or failed in the background: made here
+    for job in ahead:
+        run = _take_ahead(job.scenario)
+        if run is None:
+            missed.append(job)
+        else:
+            book.finish(job.index, run)
+    deaths += _run(missed, workers, book)
     if deaths:
         warnings.warn(retried_message(deaths, len(book.lost)), RuntimeWarning, stacklevel=2)
     if book.lost:
@@ -108,6 +118,23 @@ def simulate_many(
             stacklevel=2,
         )
     return {labels[i]: book.runs[i] for i in range(len(jobs)) if i in book.runs}
+
+
+def _workers(workers: int | None) -> int:
+    if workers is None:
+        return local_cores()
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+        raise ValueError(f"workers={workers!r} must be a whole number between 1 and 256")
+    return workers
+
+
+def _run(jobs: list[_Job], workers: int, book) -> list:
+    """Every job's run into `book`, on up to `workers` cores; the worker processes that died."""
+    if workers == 1 or len(jobs) <= 1:
+        for job in jobs:
+            book.finish(*_simulate_job(job))
+        return []
+    return _run_local(iter(jobs), min(workers, len(jobs)), book, _simulate_job, (), here=False)
 
 
 def _jobs(
@@ -132,3 +159,155 @@ def _jobs(
         labels.append(label)
         jobs.append(_Job(len(jobs), scenario))
     return labels, jobs
+
+
+class Ahead:
+    """Runs started by `run_ahead`, made in the background; `simulate_many` takes them.
+
+    Attributes:
+        scenarios: the Scenarios started, in the order given (each with its run length).
+        deaths: the worker processes that died meanwhile (their runs were given once more).
+    """
+
+    def __init__(self, jobs: list[_Job], workers: int):
+        self.scenarios = [job.scenario for job in jobs]
+        self.deaths: list = []
+        self._runs: dict[int, Run] = {}
+        self._given_up: set[int] = set()  # lost twice or failed: the asker makes them itself
+        self._changed = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._work, args=(jobs, workers), name="flushsim-run-ahead", daemon=True
+        )
+        if jobs:
+            self._thread.start()
+
+    def _work(self, jobs: list[_Job], workers: int) -> None:
+        try:
+            self.deaths = _run_local(
+                iter(jobs),
+                min(workers, len(jobs)),
+                self,
+                _simulate_job,
+                (),
+                here=False,
+                stop=self._stop,
+            )
+        except Exception:  # sweep.Stopped, or a run failed: whoever asks makes it again
+            pass
+        finally:
+            with self._changed:
+                self._given_up.update(range(len(self.scenarios)))
+                self._given_up.difference_update(self._runs)
+                self._changed.notify_all()
+
+    def finish(self, index: int, run: Run) -> None:
+        """Keep run `index`, made (called by the background thread)."""
+        with self._changed:
+            self._runs[index] = run
+            self._changed.notify_all()
+
+    def lose(self, index: int, why: str) -> None:
+        """Give run `index` up: lost with its worker twice (called by the background thread)."""
+        with self._changed:
+            self._given_up.add(index)
+            self._changed.notify_all()
+
+    def index(self, scenario: Scenario) -> int | None:
+        """The position of a run of `scenario` among those started, or None."""
+        for i, started in enumerate(self.scenarios):
+            if started == scenario:
+                return i
+        return None
+
+    def take(self, index: int) -> Run | None:
+        """Run `index` once it is made; None if the background gave it up (lost or failed)."""
+        with self._changed:
+            while index not in self._runs and index not in self._given_up:
+                self._changed.wait(TAKE_POLL_S)
+            return self._runs.get(index)
+
+    def done(self) -> int:
+        """How many of the runs are made."""
+        with self._changed:
+            return len(self._runs)
+
+    def cancel(self) -> None:
+        """Kill the workers; the runs not yet made are made by whoever asks for them."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+        if self in _AHEAD:
+            _AHEAD.remove(self)
+
+    def __repr__(self) -> str:
+        return f"<run_ahead: {self.done()} of {len(self.scenarios)} runs made>"
+
+
+_AHEAD: list[Ahead] = []  # every run_ahead not cancelled, newest last
+
+
+def run_ahead(
+    scenarios: Mapping[Hashable, Scenario],
+    *,
+    seconds: int | None = None,
+    workers: int | None = None,
+) -> Ahead:
+    """Start simulating every scenario now, in the background, for `simulate_many` to take.
+
+    The runs go to `workers` worker processes (default: every core this process may use), in
+    the order given, and the call returns at once; a scenario given twice, or already started
+    ahead and not cancelled, is started once. A later `simulate_many` given a Scenario
+    equal to one of them (the same run length included) waits for that run instead of making
+    it; the Run is the same either way. A run lost with its worker twice, or failed, is made by
+    the `simulate_many` that asks for it. With one worker nothing is started ahead (this
+    process would have to make the runs now). The runs stay in memory for the life of the
+    process, unless `cancel()` is called.
+
+    Args:
+        scenarios: label -> Scenario, as for `simulate_many` (labels are not used later).
+        seconds: run length for all of them (simulated seconds); default each one's own.
+        workers: cores to run on, each a worker process.
+
+    Returns:
+        An Ahead: how many runs are made (`done()`), and `cancel()`.
+
+    Raises:
+        TypeError, ValueError: as `simulate_many`, before any run.
+    """
+    _, jobs = _jobs(scenarios, seconds)
+    workers = _workers(workers)
+    # a cell run twice starts nothing twice
+    jobs = [_Job(i, job.scenario) for i, job in enumerate(_new_ahead(jobs))]
+    ahead = Ahead(jobs if workers > 1 else [], workers)
+    if ahead.scenarios:
+        _AHEAD.append(ahead)
+    return ahead
+
+
+def _new_ahead(jobs: list[_Job]) -> list[_Job]:
+    """The jobs whose scenario no earlier job and no run_ahead not cancelled has started."""
+    new: list[_Job] = []
+    for job in jobs:
+        if not _started_ahead(job.scenario) and all(j.scenario != job.scenario for j in new):
+            new.append(job)
+    return new
+
+
+def _started_ahead(scenario: Scenario) -> bool:
+    return any(a.index(scenario) is not None for a in _AHEAD)
+
+
+def _take_ahead(scenario: Scenario) -> Run | None:
+    for ahead in reversed(_AHEAD):
+        if (i := ahead.index(scenario)) is not None:
+            return ahead.take(i)
+    return None
+
+
+@atexit.register
+def _cancel_all() -> None:
+    # the workers ignore SIGTERM: without this, multiprocessing's exit handler (registered
+    # before this one, so run after it) would wait for every run still to be made
+    for ahead in list(_AHEAD):
+        ahead.cancel()

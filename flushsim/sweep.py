@@ -28,6 +28,7 @@ import hashlib
 import math
 import multiprocessing
 import os
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -660,7 +661,14 @@ def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) 
 
 
 def _run_local(
-    runs: Iterator, workers: int, book, job: Callable, args: tuple, *, here: bool = True
+    runs: Iterator,
+    workers: int,
+    book,
+    job: Callable,
+    args: tuple,
+    *,
+    here: bool = True,
+    stop: threading.Event | None = None,
 ) -> list[_sweep_workers.Death]:
     """`book.finish(*job(task, *args))` for every task of `runs`, on `workers` cores.
 
@@ -670,7 +678,8 @@ def _run_local(
     first run ends would lose a whole run), `workers` worker processes, one run each at a time,
     and this process only hands them out. A run lost with its worker is given once more to a
     live worker (or run here if none is left); lost again, `book.lose(index, why)`. Tasks have
-    an `index`. Returns the workers that died.
+    an `index`. Setting `stop` (`many.run_ahead`'s cancel) kills the workers and raises
+    Stopped within 0.2 s. Returns the workers that died.
     """
     if getattr(multiprocessing.current_process(), "_inheriting", False):
         # a worker process importing a script that calls sweep() without a main guard: fail
@@ -692,6 +701,10 @@ def _run_local(
         return task
 
     def collect(timeout: float | None) -> None:
+        if stop is not None:
+            if stop.is_set():
+                raise Stopped("stopped: the runs not yet finished are dropped")
+            timeout = 0.2 if timeout is None else min(timeout, 0.2)
         for kind, payload in pool.poll(timeout):
             if kind == "done":
                 book.finish(*payload)
@@ -736,6 +749,10 @@ def _run_local(
         raise
     pool.stop(now=False)
     return deaths
+
+
+class Stopped(Exception):
+    """`_run_local` was told to stop (its `stop` event was set)."""
 
 
 def _wait_s(pool: _sweep_workers.Workers) -> float | None:

@@ -170,3 +170,62 @@ def test_a_run_lost_twice_is_named_and_the_rest_kept(long_runs):
     assert all(repr(label) in str(lost) for label in lost.labels)
     assert_same_runs(runs, {k: fs.simulate(long_runs[k]) for k in runs})
     assert _workers() == []
+
+
+# ---------------------------------------------------------------- runs ahead
+def _made_here(monkeypatch) -> list:
+    """The scenarios this process simulates itself from now on (workers=1 runs them here)."""
+    made: list = []
+    real = MANY.simulate
+    monkeypatch.setattr(MANY, "simulate", lambda sc: made.append(sc) or real(sc))
+    return made
+
+
+def test_a_run_started_ahead_is_taken_not_made_again(one_by_one, monkeypatch):
+    ahead = fs.run_ahead(SCENARIOS, seconds=6, workers=2)
+    try:
+        made = _made_here(monkeypatch)
+        other = BASE.replace(innodb_io_capacity=300)
+        runs = fs.simulate_many({"low": SCENARIOS["low"], "other": other}, seconds=6, workers=1)
+        assert [sc["innodb_io_capacity"] for sc in made] == [300]
+        assert_same_runs({"low": runs["low"]}, {"low": one_by_one["low"]})
+        assert runs["low"] is ahead.take(ahead.index(runs["low"].scenario))
+        # all four made in the background ("same" is "low": made once), each as simulate() would
+        runs = fs.simulate_many(SCENARIOS, seconds=6, workers=1)
+        assert len(made) == 1 and len(ahead.scenarios) == ahead.done() == 3
+        assert_same_runs(runs, one_by_one)
+        # a cell run twice: nothing is started again
+        assert fs.run_ahead(SCENARIOS, seconds=6, workers=2).scenarios == []
+    finally:
+        ahead.cancel()
+    assert MANY._AHEAD == [] and _workers() == []
+
+
+def test_runs_ahead_not_made_by_a_cancel_are_made_by_whoever_asks(monkeypatch):
+    scenarios = {n: BASE.replace(innodb_io_capacity=n, seconds=8) for n in (100, 200, 300)}
+    ahead = fs.run_ahead(scenarios, workers=2)
+    ahead.cancel()
+    assert _workers() == [] and not ahead._thread.is_alive()
+    made = _made_here(monkeypatch)
+    runs = fs.simulate_many(scenarios, workers=1)
+    assert list(runs) == list(scenarios) and len(made) == 3 - ahead.done()
+
+
+def test_one_worker_starts_nothing_ahead(monkeypatch):
+    monkeypatch.setattr(MANY, "_run_local", None)
+    ahead = fs.run_ahead(SCENARIOS, workers=1)
+    assert ahead.scenarios == [] and MANY._AHEAD == [] and ahead.done() == 0
+
+
+@pytest.mark.parametrize(
+    ("scenarios", "kwargs", "error", "message"),
+    [
+        ([BASE], {}, TypeError, "takes a mapping of label -> Scenario, not list"),
+        ({"a": BASE}, {"seconds": 0}, ValueError, "simulate_many\\(\\): 'a': seconds"),
+        ({"a": BASE}, {"workers": 0}, ValueError, "workers=0 must be a whole number"),
+    ],
+)
+def test_run_ahead_bad_input_fails_at_once(monkeypatch, scenarios, kwargs, error, message):
+    monkeypatch.setattr(MANY, "_run_local", None)
+    with pytest.raises(error, match=message):
+        fs.run_ahead(scenarios, **kwargs)

@@ -38,6 +38,8 @@ it holds buf_pool.mutex (LRU_SCAN_NS a page), and the other threads queue for th
 test below checks that this is what happens, so that a pass cannot come from elsewhere.
 """
 
+from types import SimpleNamespace
+
 import polars as pl
 import pytest
 
@@ -173,3 +175,33 @@ def test_lru_flush_size_changes_nothing_on_1011(sweep_1011):
         mean, cv, _, _ = stats(run)
         assert spread(mean, mean32) <= tps_tol, (n, mean, mean32, tps_tol)
         assert abs(cv - cv32) <= cv_tol, (n, cv, cv32, cv_tol)
+
+
+def test_lesson_03_starts_ahead_exactly_the_runs_its_steps_ask_for(monkeypatch):
+    """Every run lesson 03 makes is one `seed003_run_ahead` started, and the other way round."""
+    import flushsim.reproductions.seed003 as seed003
+    from flushsim.many import _jobs
+
+    asked, started = [], []
+
+    def simulate_many(scenarios, *, seconds=None):
+        _, jobs = _jobs(scenarios, seconds)
+        asked.extend(job.scenario for job in jobs)
+        return {
+            label: SimpleNamespace(scenario=job.scenario)
+            for label, job in zip(scenarios, jobs, strict=True)
+        }
+
+    def run_ahead(scenarios, *, seconds=None):
+        started.extend(job.scenario for job in _jobs(scenarios, seconds)[1])
+
+    monkeypatch.setattr(seed003, "simulate_many", simulate_many)
+    monkeypatch.setattr(seed003, "run_ahead", run_ahead)
+    seconds = 120
+    seed003.seed003_run_ahead(seconds)
+    io = seed003.seed003_io_capacity_runs(seconds)
+    seed003.seed003_lru_flush_size_runs("mariadb-10.6", seconds=seconds, done={32: io["12K/24K"]})
+    seed003.seed003_lru_flush_size_runs("mariadb-10.11", seconds=seconds)
+    simulate_many(seed003.seed003_exercises(), seconds=seconds)  # as the lesson's last cell
+    assert len(started) == len(asked) == 15
+    assert all(sc in asked for sc in started) and all(sc in started for sc in asked)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import polars as pl
 
 from .. import params, presets
-from ..many import simulate_many
+from ..many import Ahead, run_ahead, simulate_many
 from ..run import Run
 from ..scenario import Scenario, for_engine
 from .tolerances import (
@@ -142,13 +142,14 @@ def seed003_io_capacity_runs(seconds: int | None = None) -> dict[str, Run]:
     Raises:
         RuntimeError: a run was lost with its worker process twice.
     """
-    return _all_runs(
-        {
-            "1K/2K": presets.get("seed003-io-capacity"),
-            "12K/24K": presets.get("seed003-lru-flush-size"),
-        },
-        seed003_seconds(seconds),
-    )
+    return _all_runs(_io_capacity_steps(), seed003_seconds(seconds))
+
+
+def _io_capacity_steps() -> dict[str, Scenario]:
+    return {
+        "1K/2K": presets.get("seed003-io-capacity"),
+        "12K/24K": presets.get("seed003-lru-flush-size"),
+    }
 
 
 def _all_runs(scenarios: dict, seconds: int | None = None) -> dict:
@@ -189,10 +190,7 @@ def seed003_lru_flush_size_runs(
         ValueError: a run in `done` is not the scenario this sweep would run.
         RuntimeError: a run was lost with its worker process twice.
     """
-    base = seed003_preset("seed003-lru-flush-size", engine).replace(
-        seconds=seed003_seconds(seconds)
-    )
-    steps = {n: base.replace(innodb_lru_flush_size=n) for n in sizes}
+    steps = _lru_flush_size_steps(engine, sizes, seed003_seconds(seconds))
     done = done or {}
     for n, scenario in steps.items():
         if n in done and done[n].scenario != scenario:
@@ -202,6 +200,52 @@ def seed003_lru_flush_size_runs(
             )
     ran = _all_runs({n: sc for n, sc in steps.items() if n not in done})
     return {n: done[n] if n in done else ran[n] for n in steps}
+
+
+def _lru_flush_size_steps(engine: str, sizes: Sequence[int], seconds: int) -> dict[int, Scenario]:
+    base = seed003_preset("seed003-lru-flush-size", engine).replace(seconds=seconds)
+    return {n: base.replace(innodb_lru_flush_size=n) for n in sizes}
+
+
+def seed003_exercises() -> dict[int, Scenario]:
+    """Lesson 03's four exercises, by number: the scenarios the lesson's text gives.
+
+    1: 1K/2K with 2048-page batches; 2: 12K/24K at 2048 with innodb_lru_scan_depth 4096;
+    3: io_capacity 120K/120K; 4: 1K/2K on 10.6.17. Longest run first (3), so that
+    `simulate_many` starts it first.
+    """
+    low = presets.get("seed003-io-capacity")
+    base = presets.get("seed003-lru-flush-size")
+    return {
+        3: base.replace(innodb_io_capacity=120_000, innodb_io_capacity_max=120_000),
+        2: base.replace(innodb_lru_flush_size=2048, innodb_lru_scan_depth=4096),
+        1: low.replace(innodb_lru_flush_size=2048),
+        4: low.replace(version="10.6.17"),
+    }
+
+
+def seed003_run_ahead(seconds: int | None = None) -> Ahead:
+    """Start every run of lesson 03 now, in the background on every core (`fs.run_ahead`).
+
+    The io_capacity steps, the innodb_lru_flush_size sweeps on 10.6 (its 32 step is the
+    12K/24K run) and 10.11, then the exercises, in the lesson's order, each step's longest
+    first: `seed003_io_capacity_runs`, `seed003_lru_flush_size_runs` and
+    `simulate_many(seed003_exercises())` then take them as they are made. Fifteen runs of
+    about 2 to 15 s each on this project's two-core machine, packed on both cores instead of
+    leaving one idle whenever a step's runs do not split evenly.
+
+    Args:
+        seconds: run length in simulated seconds (default 240; see `seed003_seconds`).
+    """
+    n = seed003_seconds(seconds)
+    io = _io_capacity_steps()
+    runs = {"io 12K/24K": io["12K/24K"], "io 1K/2K": io["1K/2K"]}
+    sweep_106 = _lru_flush_size_steps(params.MARIADB106, SEED003_SIZES[1:], n)
+    runs |= {f"10.6 lru_flush_size={k}": sc for k, sc in sweep_106.items()}
+    sweep_1011 = _lru_flush_size_steps(params.MARIADB1011, SEED003_SIZES, n)
+    runs |= {f"10.11 lru_flush_size={k}": sc for k, sc in sweep_1011.items()}
+    runs |= {f"exercise {k}": sc for k, sc in seed003_exercises().items()}
+    return run_ahead(runs, seconds=n)
 
 
 def seed003_lru_flush_size_table(
