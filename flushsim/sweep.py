@@ -682,9 +682,10 @@ def _run_local(
     Stopped within 0.2 s. Returns the workers that died.
     """
     if getattr(multiprocessing.current_process(), "_inheriting", False):
-        # a worker process importing a script that calls sweep() without a main guard: fail
-        # here, so the worker dies before its first run and the sweep that started it says why
-        raise RuntimeError(_BROKEN)
+        # a worker process importing a script that calls sweep() without a main guard: exit
+        # here, before its first run, and quietly (SystemExit prints nothing in a worker): the
+        # process that started it says why, once
+        raise SystemExit(1)
     pool = _sweep_workers.Workers(
         workers - 1 if here else workers, job, args, in_flight=None if here else 1
     )
@@ -762,9 +763,9 @@ def _wait_s(pool: _sweep_workers.Workers) -> float | None:
 
 
 _BROKEN = (
-    "sweep(): the worker processes died while starting. In a script, call sweep() under "
-    '`if __name__ == "__main__":` (Python re-imports the script in every worker process), '
-    "or pass workers=1"
+    "flushsim: the worker processes died while starting. In a script, call fs.sweep(), "
+    'fs.simulate_many() and fs.run_ahead() under `if __name__ == "__main__":` (Python '
+    "re-imports the script in every worker process), or pass workers=1"
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -11,6 +12,7 @@ import warnings
 import numpy as np
 import psutil
 import pytest
+from sweep_process import env
 
 import flushsim as fs
 
@@ -229,3 +231,32 @@ def test_run_ahead_bad_input_fails_at_once(monkeypatch, scenarios, kwargs, error
     monkeypatch.setattr(MANY, "_run_local", None)
     with pytest.raises(error, match=message):
         fs.run_ahead(scenarios, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        "fs.simulate_many(scs, workers=2)",
+        "fs.run_ahead(scs, workers=2)\nfs.simulate_many(scs, workers=2)",
+    ],
+    ids=["simulate_many", "run_ahead"],
+)
+def test_a_script_without_a_main_guard_gets_one_message(tmp_path, calls):
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        "import flushsim as fs\n"
+        "sc = fs.Scenario(seconds=4, knobs={'table_rows': 400_000, 'threads': 8})\n"
+        "scs = {n: sc.replace(innodb_io_capacity=n) for n in (100, 200)}\n" + calls + "\n"
+    )
+    res = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 1, res.stderr
+    assert "RuntimeError: flushsim: the worker processes died while starting" in res.stderr
+    assert 'if __name__ == "__main__":' in res.stderr
+    assert res.stderr.count("Traceback") == 1, res.stderr

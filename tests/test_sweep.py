@@ -328,8 +328,9 @@ def test_a_script_without_a_main_guard_gets_told_how_to_fix_it(tmp_path):
         timeout=120,
     )
     assert res.returncode == 1, res.stderr
-    assert "RuntimeError: sweep(): the worker processes died while starting" in res.stderr
+    assert "RuntimeError: flushsim: the worker processes died while starting" in res.stderr
     assert 'if __name__ == "__main__":' in res.stderr
+    assert res.stderr.count("Traceback") == 1  # this process's, none from the workers
 
 
 # ---------------------------------------------------------------- the command line
