@@ -50,6 +50,7 @@ def test_public_api_is_the_documented_one():
         "params",
         "presets",
         "replay",
+        "run_ahead",
         "simulate",
         "simulate_many",
         "sweep",
@@ -62,5 +63,6 @@ def test_public_api_is_the_documented_one():
         "run.series",
         "fs.sweep",
         "fs.simulate_many",
+        "fs.run_ahead",
     ):
         assert name in readme, name
