@@ -1,9 +1,10 @@
 """Jupyter server settings for this checkout: notebooks are written to disk without outputs.
 
 A lesson run in JupyterLab keeps its outputs on screen, but autosave writes the file without
-them, so running a lesson leaves `git status` clean. `scripts/env.sh` (sourced by
-`scripts/explorer.sh`) and `binder/start` put the repository root on `JUPYTER_CONFIG_PATH`:
-JupyterLab reads no config file from the folder it is started in.
+them, and without the kernel's version details, so running a lesson leaves `git status` clean
+(tests/test_repo_layout.py saves each lesson through the hook and compares). `scripts/env.sh`
+(sourced by `scripts/explorer.sh`) and `binder/start` put the repository root on
+`JUPYTER_CONFIG_PATH`: JupyterLab reads no config file from the folder it is started in.
 """
 
 
@@ -12,7 +13,11 @@ def strip_outputs(model, **_):
     if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
     notebook = model["content"]
-    notebook.get("metadata", {}).pop("widgets", None)  # ipywidgets' saved widget state
+    metadata = notebook.get("metadata", {})
+    metadata.pop("widgets", None)  # ipywidgets' saved widget state
+    if isinstance(metadata.get("language_info"), dict):
+        # the kernel's Python version, codemirror mode and the like: the language's name only
+        metadata["language_info"] = {"name": metadata["language_info"].get("name", "python")}
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") == "code":
             cell["outputs"] = []

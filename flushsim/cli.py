@@ -545,6 +545,12 @@ def _cmd_warm() -> int:
 
     from .warmup import simulate_warm
 
+    # a cold compile prints nothing for minutes: say so before it starts
+    print(
+        "loading the model's kernels from numba's cache, or compiling them "
+        "(the first time: one to three minutes on two cores)",
+        flush=True,
+    )
     start = time.perf_counter()
     simulate(presets.get("default"), seconds=1)
     simulate_warm(presets.get("default").replace(seconds=1), 1)  # a kept run resumed, too

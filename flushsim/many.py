@@ -85,7 +85,8 @@ def simulate_many(
 
     Returns:
         {label: Run}, each equal to `simulate(scenario, seconds=seconds)` (series and latency
-        histogram alike). A run whose worker process died twice while running it is left out,
+        histogram alike); one started by `run_ahead` is taken from there, waited for if it is
+        still being made. A run whose worker process died twice while running it is left out,
         with a LostRuns warning naming it.
 
     Raises:
@@ -166,6 +167,7 @@ class Ahead:
 
     Attributes:
         scenarios: the Scenarios started, in the order given (each with its run length).
+        workers: the worker processes asked for (0: nothing started).
         deaths: the worker processes that died meanwhile (their runs were given once more).
     """
 
@@ -174,6 +176,7 @@ class Ahead:
         self.deaths: list = []
         self._runs: dict[int, Run] = {}
         self._given_up: set[int] = set()  # lost twice or failed: the asker makes them itself
+        self.workers = workers if jobs else 0
         self._changed = threading.Condition()
         self._stop = threading.Event()
         self._thread = threading.Thread(
@@ -241,7 +244,13 @@ class Ahead:
             _AHEAD.remove(self)
 
     def __repr__(self) -> str:
-        return f"<run_ahead: {self.done()} of {len(self.scenarios)} runs made>"
+        n = len(self.scenarios)
+        if not n:
+            return "run_ahead: nothing started ahead (the runs are made when asked for)"
+        return (
+            f"run_ahead: {n} run{'s' if n > 1 else ''} started in the background on "
+            f"{min(self.workers, n)} worker processes, {self.done()} made so far"
+        )
 
 
 _AHEAD: list[Ahead] = []  # every run_ahead not cancelled, newest last

@@ -2,7 +2,12 @@
 
 import json
 import re
+import runpy
 from pathlib import Path
+
+import nbformat
+import pytest
+from traitlets.config import Config
 
 import flushsim as fs
 
@@ -66,3 +71,37 @@ def test_public_api_is_the_documented_one():
         "fs.run_ahead",
     ):
         assert name in readme, name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_a_lesson_saved_after_running_it_is_the_committed_file(path):
+    """What JupyterLab saves after running a lesson, through jupyter_server_config's hook."""
+    strip_outputs = runpy.run_path(
+        str(ROOT / "jupyter_server_config.py"), init_globals={"get_config": Config}
+    )["strip_outputs"]
+    committed = path.read_text()
+    notebook = json.loads(committed)
+    for n, cell in enumerate(notebook["cells"]):  # as a kernel leaves them
+        cell.setdefault("metadata", {})["execution"] = {"iopub.status.idle": "2026-11-28"}
+        if cell["cell_type"] == "code":
+            cell["execution_count"] = n
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["x\n"]}]
+    notebook["metadata"]["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    notebook["metadata"]["kernelspec"] = {
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+        "name": "python3",
+    }
+    notebook["metadata"]["language_info"] = {
+        "codemirror_mode": {"name": "ipython", "version": 3},
+        "file_extension": ".py",
+        "mimetype": "text/x-python",
+        "name": "python",
+        "nbconvert_exporter": "python",
+        "pygments_lexer": "ipython3",
+        "version": "3.11.7",
+    }
+    model = {"type": "notebook", "content": notebook}
+    strip_outputs(model)
+    saved = nbformat.writes(nbformat.from_dict(model["content"]))  # as jupyter_server writes it
+    assert saved + "\n" == committed
