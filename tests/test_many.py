@@ -236,12 +236,16 @@ def test_run_ahead_bad_input_fails_at_once(monkeypatch, scenarios, kwargs, error
 @pytest.mark.parametrize(
     "calls",
     [
+        # the sweep runs its share in this process meanwhile: it must not return a table as if
+        # all was well
+        "fs.sweep(sc, {'innodb_io_capacity': [100, 200, 300, 400]}, workers=2, progress=False)",
         "fs.simulate_many(scs, workers=2)",
         "fs.run_ahead(scs, workers=2)\nfs.simulate_many(scs, workers=2)",
     ],
-    ids=["simulate_many", "run_ahead"],
+    ids=["sweep", "simulate_many", "run_ahead"],
 )
 def test_a_script_without_a_main_guard_gets_one_message(tmp_path, calls):
+    """Each worker process re-imports the script, which then calls sweep() and the like in it."""
     script = tmp_path / "no_guard.py"
     script.write_text(
         "import flushsim as fs\n"

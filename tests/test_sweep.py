@@ -310,29 +310,6 @@ def test_ctrl_c_during_a_kernel_is_a_keyboard_interrupt(monkeypatch):
         fs.simulate(BASE)
 
 
-def test_a_script_without_a_main_guard_gets_told_how_to_fix_it(tmp_path):
-    # Each worker process re-imports the script, whose sweep() then fails inside the worker;
-    # this process, which runs its share meanwhile, must not return a table as if all was well.
-    script = tmp_path / "no_guard.py"
-    script.write_text(
-        "import flushsim as fs\n"
-        "sc = fs.Scenario(seconds=4, knobs={'table_rows': 400_000, 'threads': 8})\n"
-        "fs.sweep(sc, {'innodb_io_capacity': [100, 200, 300, 400]}, workers=2, progress=False)\n"
-    )
-    res = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        env=env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert res.returncode == 1, res.stderr
-    assert "RuntimeError: flushsim: the worker processes died while starting" in res.stderr
-    assert 'if __name__ == "__main__":' in res.stderr
-    assert res.stderr.count("Traceback") == 1  # this process's, none from the workers
-
-
 # ---------------------------------------------------------------- the command line
 def test_cli_sweep_writes_the_table(tmp_path):
     out = tmp_path / "s.parquet"
