@@ -1,4 +1,7 @@
-"""The sweep's worker processes: each fed through its own pipe, each watched by this process.
+"""Worker processes for sweep, simulate_many and run_ahead: each fed through its own pipe.
+
+`run_tasks` hands a stream of runs to them (and, for a sweep's short runs, to this process),
+gives a dead worker's runs once more to another, and says which were lost twice.
 
 A `concurrent.futures.ProcessPoolExecutor` breaks as a whole when one worker dies (an OOM
 kill): every queued run is failed, and which runs the dead worker held is unknown. Here each
@@ -232,3 +235,122 @@ class Workers:
                 w.process.join()
             w.conn.close()
         self.live.clear()
+
+
+def run_tasks(
+    runs: Iterator,
+    workers: int,
+    book,
+    job: Callable,
+    args: tuple,
+    *,
+    here: bool = True,
+    stop: threading.Event | None = None,
+) -> list[Death]:
+    """`book.finish(*job(task, *args))` for every task of `runs`, on `workers` cores.
+
+    With `here` (a sweep's short runs), this process and `workers - 1` worker processes: this
+    process runs the runs in order and, between two of its own, hands the workers theirs.
+    Without (`many.simulate_many`'s long runs, where a worker left idle until this process's
+    first run ends would lose a whole run), `workers` worker processes, one run each at a time,
+    and this process only hands them out. A run lost with its worker is given once more to a
+    live worker (or run here if none is left); lost again, `book.lose(index, why)`. Tasks have
+    an `index`. Setting `stop` (`many.run_ahead`'s cancel) kills the workers and raises
+    Stopped within 0.2 s. Returns the workers that died.
+    """
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # a worker process importing a script that calls sweep() without a main guard: exit
+        # here, before its first run, and quietly (SystemExit prints nothing in a worker): the
+        # process that started it says why, once
+        raise SystemExit(1)
+    pool = Workers(workers - 1 if here else workers, job, args, in_flight=None if here else 1)
+    retry: collections.deque = collections.deque()
+    retried: set[int] = set()
+    deaths: list[Death] = []
+    handed_out = [False]  # every task of `runs` taken
+
+    def for_a_worker():
+        if retry:
+            return retry.popleft()
+        task = next(runs, None)
+        handed_out[0] = task is None
+        return task
+
+    def collect(timeout: float | None) -> None:
+        if stop is not None:
+            if stop.is_set():
+                raise Stopped("stopped: the runs not yet finished are dropped")
+            timeout = 0.2 if timeout is None else min(timeout, 0.2)
+        for kind, payload in pool.poll(timeout):
+            if kind == "done":
+                book.finish(*payload)
+                continue
+            if not payload.tasks:
+                continue  # died idle or while starting: nothing lost (a failed start: below)
+            deaths.append(payload)
+            for task in payload.tasks:
+                if task.index in retried:
+                    book.lose(task.index, payload.describe())
+                else:
+                    retried.add(task.index)
+                    retry.append(task)
+            pool.start(1)  # a replacement, for the retries and what is left
+        if not pool.ever_ready and not pool.live and not pool.starting() and pool.failed_starts:
+            raise RuntimeError(_BROKEN)
+        pool.give(for_a_worker)
+
+    try:
+        while not here and not handed_out[0]:
+            if pool.ever_ready and not pool.live and not pool.starting():
+                break  # every worker died between two runs (none lost): the rest run here
+            collect(_wait_s(pool))
+        while (task := next(runs, None)) is not None:  # without `here`: only after that break
+            book.finish(*job(task, *args))
+            collect(0)
+        while retry or pool.busy():
+            if not pool.live and not pool.starting():  # no worker left: the retries run here
+                while retry:
+                    book.finish(*job(retry.popleft(), *args))
+                break
+            collect(_wait_s(pool))
+        # done before any worker spoke: make sure they could start, or a script without a main
+        # guard would pass here while each of its workers runs it all again
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not pool.ever_ready and (pool.live or pool.starting()):
+            if time.monotonic() > deadline:
+                break
+            collect(0.2)
+    except BaseException:
+        pool.stop(now=True)
+        raise
+    pool.stop(now=False)
+    return deaths
+
+
+class Stopped(Exception):
+    """`run_tasks` was told to stop (its `stop` event was set)."""
+
+
+def _wait_s(pool: Workers) -> float | None:
+    # a worker still starting is not yet among those a poll waits for: look again soon, or a
+    # replacement would wait for its first run until another worker finished one
+    return None if pool.busy() and not pool.starting() else 0.2
+
+
+_BROKEN = (
+    "flushsim: the worker processes died while starting. In a script, call fs.sweep(), "
+    'fs.simulate_many() and fs.run_ahead() under `if __name__ == "__main__":` (Python '
+    "re-imports the script in every worker process), or pass workers=1"
+)
+
+
+def retried_message(deaths: list[Death], lost: int) -> str:
+    """What the dead workers were, and that another worker was given their runs."""
+    retried = sum(len(d.tasks) for d in deaths)
+    runs = f"{retried} run" if retried == 1 else f"{retried} runs"
+    holder = "it" if len(deaths) == 1 else "they"
+    verb = "was" if retried == 1 else "were"
+    return (
+        f"{'; '.join(d.describe() for d in deaths)}: the {runs} {holder} held {verb} "
+        f"given once more to another ({lost} lost a second time)"
+    )

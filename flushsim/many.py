@@ -24,9 +24,10 @@ import warnings
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
+from ._sweep_workers import retried_message, run_tasks
 from .run import Run, simulate
 from .scenario import Scenario
-from .sweep import _run_local, local_cores, retried_message
+from .sweep import local_cores
 
 TAKE_POLL_S = 0.5  # a wait for a run ahead wakes this often, so that a Ctrl-C is seen
 
@@ -96,8 +97,10 @@ def simulate_many(
     labels, jobs = _jobs(scenarios, seconds)
     workers = _workers(workers)
     book = _Runs()
-    ahead = [job for job in jobs if _started_ahead(job.scenario)]
-    deaths = _run([job for job in jobs if not _started_ahead(job.scenario)], workers, book)
+    ahead, own = [], []
+    for job in jobs:
+        (ahead if _started_ahead(job.scenario) else own).append(job)
+    deaths = _run(own, workers, book)
     missed = []  # runs ahead that were lost or failed in the background: made here
     for job in ahead:
         run = _take_ahead(job.scenario)
@@ -135,7 +138,7 @@ def _run(jobs: list[_Job], workers: int, book) -> list:
         for job in jobs:
             book.finish(*_simulate_job(job))
         return []
-    return _run_local(iter(jobs), min(workers, len(jobs)), book, _simulate_job, (), here=False)
+    return run_tasks(iter(jobs), min(workers, len(jobs)), book, _simulate_job, (), here=False)
 
 
 def _jobs(
@@ -187,7 +190,7 @@ class Ahead:
 
     def _work(self, jobs: list[_Job], workers: int) -> None:
         try:
-            self.deaths = _run_local(
+            self.deaths = run_tasks(
                 iter(jobs),
                 min(workers, len(jobs)),
                 self,
@@ -196,7 +199,7 @@ class Ahead:
                 here=False,
                 stop=self._stop,
             )
-        except Exception:  # sweep.Stopped, or a run failed: whoever asks makes it again
+        except Exception:  # _sweep_workers.Stopped, or a run failed: whoever asks makes it again
             pass
         finally:
             with self._changed:

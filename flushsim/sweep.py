@@ -23,13 +23,9 @@ the first run. docs/reliability.md says what was tried.
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import math
-import multiprocessing
 import os
-import threading
-import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -584,7 +580,7 @@ def sweep(
             for task in runs:
                 book.finish(*_run_task(task, warmup_s, wear))
         else:
-            deaths = _run_local(runs, workers, book, _run_task, (warmup_s, wear))
+            deaths = _sweep_workers.run_tasks(runs, workers, book, _run_task, (warmup_s, wear))
     except KeyboardInterrupt as exc:  # Ctrl-C, or the CLI's SIGTERM / SIGHUP (a subclass)
         interrupted = str(exc) or "Ctrl-C"
     except _RefusedPoint as exc:
@@ -620,22 +616,12 @@ def _refusals_stop(tasks: Iterator[Task]) -> Iterator[Task]:
         raise _RefusedPoint(str(exc)) from None
 
 
-def retried_message(deaths: list[_sweep_workers.Death], lost: int) -> str:
-    """What the dead workers were and that their runs went to another (sweep, simulate_many)."""
-    retried = sum(len(d.tasks) for d in deaths)
-    runs = f"{retried} run" if retried == 1 else f"{retried} runs"
-    holder = "it" if len(deaths) == 1 else "they"
-    verb = "was" if retried == 1 else "were"
-    return (
-        f"{'; '.join(d.describe() for d in deaths)}: the {runs} {holder} held {verb} "
-        f"given once more to another ({lost} lost a second time)"
-    )
-
-
 def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) -> None:
     total = book.grid.rows
     if deaths:
-        warnings.warn(retried_message(deaths, len(book.lost)), RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            _sweep_workers.retried_message(deaths, len(book.lost)), RuntimeWarning, stacklevel=3
+        )
     missing = book.missing()
     if not len(missing):
         return
@@ -658,115 +644,6 @@ def _warn_incomplete(book: _Book, interrupted: str, refused: str, deaths: list) 
     warnings.warn(
         IncompleteSweep(message, missing=len(missing), interrupted=interrupted), stacklevel=3
     )
-
-
-def _run_local(
-    runs: Iterator,
-    workers: int,
-    book,
-    job: Callable,
-    args: tuple,
-    *,
-    here: bool = True,
-    stop: threading.Event | None = None,
-) -> list[_sweep_workers.Death]:
-    """`book.finish(*job(task, *args))` for every task of `runs`, on `workers` cores.
-
-    With `here` (a sweep's short runs), this process and `workers - 1` worker processes: this
-    process runs the runs in order and, between two of its own, hands the workers theirs.
-    Without (`many.simulate_many`'s long runs, where a worker left idle until this process's
-    first run ends would lose a whole run), `workers` worker processes, one run each at a time,
-    and this process only hands them out. A run lost with its worker is given once more to a
-    live worker (or run here if none is left); lost again, `book.lose(index, why)`. Tasks have
-    an `index`. Setting `stop` (`many.run_ahead`'s cancel) kills the workers and raises
-    Stopped within 0.2 s. Returns the workers that died.
-    """
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
-        # a worker process importing a script that calls sweep() without a main guard: exit
-        # here, before its first run, and quietly (SystemExit prints nothing in a worker): the
-        # process that started it says why, once
-        raise SystemExit(1)
-    pool = _sweep_workers.Workers(
-        workers - 1 if here else workers, job, args, in_flight=None if here else 1
-    )
-    retry: collections.deque = collections.deque()
-    retried: set[int] = set()
-    deaths: list[_sweep_workers.Death] = []
-    handed_out = [False]  # every task of `runs` taken
-
-    def for_a_worker():
-        if retry:
-            return retry.popleft()
-        task = next(runs, None)
-        handed_out[0] = task is None
-        return task
-
-    def collect(timeout: float | None) -> None:
-        if stop is not None:
-            if stop.is_set():
-                raise Stopped("stopped: the runs not yet finished are dropped")
-            timeout = 0.2 if timeout is None else min(timeout, 0.2)
-        for kind, payload in pool.poll(timeout):
-            if kind == "done":
-                book.finish(*payload)
-                continue
-            if not payload.tasks:
-                continue  # died idle or while starting: nothing lost (a failed start: below)
-            deaths.append(payload)
-            for task in payload.tasks:
-                if task.index in retried:
-                    book.lose(task.index, payload.describe())
-                else:
-                    retried.add(task.index)
-                    retry.append(task)
-            pool.start(1)  # a replacement, for the retries and what is left
-        if not pool.ever_ready and not pool.live and not pool.starting() and pool.failed_starts:
-            raise RuntimeError(_BROKEN)
-        pool.give(for_a_worker)
-
-    try:
-        while not here and not handed_out[0]:
-            if pool.ever_ready and not pool.live and not pool.starting():
-                break  # every worker died between two runs (none lost): the rest run here
-            collect(_wait_s(pool))
-        while (task := next(runs, None)) is not None:  # without `here`: only after that break
-            book.finish(*job(task, *args))
-            collect(0)
-        while retry or pool.busy():
-            if not pool.live and not pool.starting():  # no worker left: the retries run here
-                while retry:
-                    book.finish(*job(retry.popleft(), *args))
-                break
-            collect(_wait_s(pool))
-        # done before any worker spoke: make sure they could start, or a script without a main
-        # guard would pass here while each of its workers runs it all again
-        deadline = time.monotonic() + _sweep_workers.START_TIMEOUT_S
-        while not pool.ever_ready and (pool.live or pool.starting()):
-            if time.monotonic() > deadline:
-                break
-            collect(0.2)
-    except BaseException:
-        pool.stop(now=True)
-        raise
-    pool.stop(now=False)
-    return deaths
-
-
-class Stopped(Exception):
-    """`_run_local` was told to stop (its `stop` event was set)."""
-
-
-def _wait_s(pool: _sweep_workers.Workers) -> float | None:
-    # a worker still starting is not yet among those a poll waits for: look again soon, or a
-    # replacement would wait for its first run until another worker finished one
-    return None if pool.busy() and not pool.starting() else 0.2
-
-
-_BROKEN = (
-    "flushsim: the worker processes died while starting. In a script, call fs.sweep(), "
-    'fs.simulate_many() and fs.run_ahead() under `if __name__ == "__main__":` (Python '
-    "re-imports the script in every worker process), or pass workers=1"
-)
 
 
 def _run_dask(client, tasks, warmup_s, wear, finish) -> None:

@@ -73,7 +73,7 @@ def test_one_worker_runs_them_here_in_order(monkeypatch):
     ],
 )
 def test_bad_input_fails_before_any_run(monkeypatch, scenarios, kwargs, error, message):
-    monkeypatch.setattr(MANY, "_run_local", None)  # a run would fail with another error
+    monkeypatch.setattr(MANY, "run_tasks", None)  # a run would fail with another error
     monkeypatch.setattr(MANY, "simulate", None)
     with pytest.raises(error, match=message):
         fs.simulate_many(scenarios, **kwargs)
@@ -214,7 +214,7 @@ def test_runs_ahead_not_made_by_a_cancel_are_made_by_whoever_asks(monkeypatch):
 
 
 def test_one_worker_starts_nothing_ahead(monkeypatch):
-    monkeypatch.setattr(MANY, "_run_local", None)
+    monkeypatch.setattr(MANY, "run_tasks", None)
     ahead = fs.run_ahead(SCENARIOS, workers=1)
     assert ahead.scenarios == [] and MANY._AHEAD == [] and ahead.done() == 0
 
@@ -228,7 +228,7 @@ def test_one_worker_starts_nothing_ahead(monkeypatch):
     ],
 )
 def test_run_ahead_bad_input_fails_at_once(monkeypatch, scenarios, kwargs, error, message):
-    monkeypatch.setattr(MANY, "_run_local", None)
+    monkeypatch.setattr(MANY, "run_tasks", None)
     with pytest.raises(error, match=message):
         fs.run_ahead(scenarios, **kwargs)
 

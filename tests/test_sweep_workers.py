@@ -6,7 +6,7 @@ from flushsim import _sweep_workers
 
 
 def test_a_started_worker_counts_as_starting_until_it_is_live():
-    # _run_local runs a dead worker's runs itself when no worker is live or starting: a
+    # run_tasks runs a dead worker's runs itself when no worker is live or starting: a
     # replacement whose starter thread has ended, not yet taken in by this process, was
     # neither, and sat idle while they ran here (the run-lost-twice fault test waited for it)
     pool = _sweep_workers.Workers(1, len, ())
